@@ -1,0 +1,86 @@
+package dev.skillgate.cli.internal;
+
+import dev.skillgate.model.Text;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A small, strict command-line parser: {@code --flag}, {@code --option VALUE} or
+ * {@code --option=VALUE}, and positionals. Unknown options and repeated options are usage errors;
+ * {@code --} ends option parsing.
+ */
+final class Args {
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private final List<String> positionals = new ArrayList<>();
+
+    private Args() {}
+
+    /**
+     * Parses {@code args}.
+     *
+     * @param flags options that take no value
+     * @param valued options that take one value
+     */
+    static Args parse(List<String> args, Set<String> flags, Set<String> valued) throws UsageException {
+        Args parsed = new Args();
+        boolean onlyPositionals = false;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (onlyPositionals || !arg.startsWith("--")) {
+                parsed.positionals.add(arg);
+                continue;
+            }
+            if (arg.equals("--")) {
+                onlyPositionals = true;
+                continue;
+            }
+            String name = arg;
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            }
+            if (flags.contains(name)) {
+                if (value != null) {
+                    throw new UsageException(name + " takes no value");
+                }
+                value = "";
+            } else if (valued.contains(name)) {
+                if (value == null) {
+                    if (i + 1 >= args.size()) {
+                        throw new UsageException(name + " needs a value");
+                    }
+                    value = args.get(++i);
+                }
+            } else {
+                throw new UsageException("unknown option " + printable(name));
+            }
+            if (parsed.options.put(name, value) != null) {
+                throw new UsageException(name + " given twice");
+            }
+        }
+        return parsed;
+    }
+
+    boolean has(String flag) {
+        return options.containsKey(flag);
+    }
+
+    Optional<String> value(String option) {
+        return Optional.ofNullable(options.get(option));
+    }
+
+    List<String> positionals() {
+        return List.copyOf(positionals);
+    }
+
+    /** An argument made safe to echo: escaped and cut short. */
+    static String printable(String arg) {
+        return Text.excerpt(arg);
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The {@code skillgate} command line (SPEC §13). Inert commands never start a process; {@code run}
+ * executes only after consent bound to the exact revision. No command prints a stack trace.
+ */
+module dev.skillgate.cli {
+    requires dev.skillgate.model;
+
+    exports dev.skillgate.cli;
+}

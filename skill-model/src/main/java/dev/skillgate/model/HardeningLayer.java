@@ -1,0 +1,14 @@
+package dev.skillgate.model;
+
+/**
+ * Which supervisor hardening layer applied to a run (SPEC §11). None of them is a sandbox: a
+ * consented script always runs with the host user's file and network access.
+ */
+public enum HardeningLayer {
+    /** No supervisor hardening (nothing started, or the portable supervisor). */
+    NONE,
+    /** Non-dumpable helper, {@code NO_NEW_PRIVS}, new session, rlimits, exec of the verified binary by fd. */
+    L0,
+    /** L0 plus Landlock signal and abstract-socket scoping: the script cannot signal the helper or the JVM. */
+    L1
+}

@@ -1,0 +1,11 @@
+/**
+ * Skillgate's shared vocabulary: names, portable paths, digests and revisions, limits, error
+ * codes, diagnostics, the execution manifest, the trust contract and the execution envelope.
+ *
+ * <p>Depends on the JDK only. Every type is an immutable value whose constructor rejects invalid
+ * input with an {@link dev.skillgate.model.InvalidValueException} carrying a stable
+ * {@link dev.skillgate.model.ErrorCode}. Nothing in this module performs I/O or runs anything.
+ */
+module dev.skillgate.model {
+    exports dev.skillgate.model;
+}
