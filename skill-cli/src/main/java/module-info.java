@@ -4,6 +4,7 @@
  */
 module dev.skillgate.cli {
     requires dev.skillgate.model;
+    requires dev.skillgate.inspect;
 
     exports dev.skillgate.cli;
 }
