@@ -5,5 +5,5 @@
  */
 module dev.skillgate.runner.linux {
     requires transitive dev.skillgate.runner;
-    // Packages are exported here as they land; internal packages never are.
+// Packages are exported here as they land; internal packages never are.
 }

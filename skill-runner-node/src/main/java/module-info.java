@@ -6,5 +6,5 @@
 module dev.skillgate.runner {
     requires transitive dev.skillgate.model;
     requires transitive dev.skillgate.inspect;
-    // Packages are exported here as they land; internal packages never are.
+// Packages are exported here as they land; internal packages never are.
 }

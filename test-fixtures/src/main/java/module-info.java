@@ -5,5 +5,5 @@
  */
 module dev.skillgate.fixtures {
     requires transitive dev.skillgate.model;
-    // Packages are exported here as they land; internal packages never are.
+// Packages are exported here as they land; internal packages never are.
 }
