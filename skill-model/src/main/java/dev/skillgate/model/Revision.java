@@ -1,5 +1,11 @@
 package dev.skillgate.model;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,6 +26,44 @@ public record Revision(Sha256Digest digest) {
     /** Parses {@code sha256:<64 lowercase hex>} exactly. */
     public static Revision parse(String text) {
         return new Revision(Sha256Digest.parse(text));
+    }
+
+    /**
+     * The framing tag that starts every revision's hashed bytes; changing the framing means a new
+     * tag, never a silent change.
+     */
+    public static final String FRAMING_TAG = "skillgate-revision-v1";
+
+    /**
+     * Computes the revision of a set of captured files (SPEC §7, {@code docs/revision.md}).
+     *
+     * <p>Hashed bytes: the ASCII {@link #FRAMING_TAG} and one {@code 0x00} byte; then for each file
+     * in byte-wise (UTF-8, unsigned) path order: the path's UTF-8 length as a 4-byte big-endian
+     * unsigned integer, the path bytes, the content length as an 8-byte big-endian integer, the
+     * content bytes. The map's own order does not matter; the content arrays are read, never kept
+     * or modified.
+     */
+    public static Revision compute(Map<PortablePath, byte[]> files) {
+        Objects.requireNonNull(files, "files");
+        List<PortablePath> paths = new ArrayList<>(files.keySet());
+        paths.sort(null);
+        MessageDigest digest = Sha256Digest.newMessageDigest();
+        digest.update(FRAMING_TAG.getBytes(StandardCharsets.US_ASCII));
+        digest.update((byte) 0);
+        ByteBuffer lengths = ByteBuffer.allocate(8);
+        for (PortablePath path : paths) {
+            byte[] content = Objects.requireNonNull(files.get(path), "content");
+            byte[] name = path.utf8();
+            lengths.clear();
+            lengths.putInt(name.length);
+            digest.update(lengths.array(), 0, 4);
+            digest.update(name);
+            lengths.clear();
+            lengths.putLong(content.length);
+            digest.update(lengths.array(), 0, 8);
+            digest.update(content);
+        }
+        return new Revision(Sha256Digest.of(digest.digest()));
     }
 
     /** {@code sha256:} + hex. */

@@ -1,0 +1,74 @@
+package dev.skillgate.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RevisionTest {
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An independent re-implementation of the framing in docs/revision.md. */
+    private static Revision reference(Map<String, String> files) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(utf8("skillgate-revision-v1"));
+        out.write(0);
+        files.keySet().stream()
+                .sorted((a, b) -> java.util.Arrays.compareUnsigned(utf8(a), utf8(b)))
+                .forEach(path -> {
+                    byte[] name = utf8(path);
+                    byte[] content = utf8(files.get(path));
+                    out.writeBytes(ByteBuffer.allocate(4).putInt(name.length).array());
+                    out.writeBytes(name);
+                    out.writeBytes(
+                            ByteBuffer.allocate(8).putLong(content.length).array());
+                    out.writeBytes(content);
+                });
+        return new Revision(Sha256Digest.hash(out.toByteArray()));
+    }
+
+    private static Revision compute(Map<String, String> files) {
+        Map<PortablePath, byte[]> captured = new HashMap<>();
+        files.forEach((k, v) -> captured.put(PortablePath.of(k), utf8(v)));
+        return Revision.compute(captured);
+    }
+
+    @Test
+    void matchesTheDocumentedFramingAndWorkedVectors() {
+        Map<String, String> bundle = new LinkedHashMap<>();
+        bundle.put("SKILL.md", "---\nname: hello\ndescription: Says hello.\n---\n# Hello\n");
+        bundle.put("execution.json", "{}");
+        bundle.put("scripts/run.mjs", "console.log('{}')\n");
+        assertThat(compute(bundle)).isEqualTo(reference(bundle));
+        // Worked vectors, also printed in docs/revision.md.
+        assertThat(Revision.compute(Map.of()).toString())
+                .isEqualTo("sha256:"
+                        + Sha256Digest.hash(utf8("skillgate-revision-v1\0")).hex());
+    }
+
+    @Test
+    void anyChangeOfBytesNamesOrMembershipChangesTheRevision() {
+        Map<String, String> base = Map.of("SKILL.md", "abc", "a.mjs", "x");
+        Revision r = compute(base);
+        assertThat(compute(Map.of("SKILL.md", "abd", "a.mjs", "x"))).isNotEqualTo(r);
+        assertThat(compute(Map.of("SKILL.md", "abc", "b.mjs", "x"))).isNotEqualTo(r);
+        assertThat(compute(Map.of("SKILL.md", "abc", "a.mjs", "x", "c.mjs", "")))
+                .isNotEqualTo(r);
+        // Moving a byte from one file's content to the next file's name must not collide.
+        assertThat(compute(Map.of("a", "bc"))).isNotEqualTo(compute(Map.of("a", "b", "c", "")));
+        assertThat(compute(Map.of("ab", "c"))).isNotEqualTo(compute(Map.of("a", "bc")));
+        // Order of insertion does not matter.
+        Map<String, String> reversed = new LinkedHashMap<>();
+        reversed.put("a.mjs", "x");
+        reversed.put("SKILL.md", "abc");
+        assertThat(compute(reversed)).isEqualTo(r);
+    }
+}

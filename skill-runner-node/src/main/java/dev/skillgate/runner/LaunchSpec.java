@@ -1,0 +1,152 @@
+package dev.skillgate.runner;
+
+import dev.skillgate.model.Limits;
+import dev.skillgate.model.OutputLimit;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.Sha256Digest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a {@link ProcessSupervisor} needs to start and bound one process. Built by the runner,
+ * never from caller-supplied flags or environment.
+ *
+ * <p>The constructor checks shape, not policy: absolute executable and working directory, bounds in
+ * range, no NUL in any argument or environment entry, environment keys without {@code =}. The
+ * runner's fixed allow-list and deny pass decide what the environment holds.
+ *
+ * @param runId the run this process belongs to (also used to tag processes in tests)
+ * @param executable absolute path of the binary to start
+ * @param executableDigest if present, the supervisor verifies the binary against it and starts the
+ *     bytes it verified (the Linux helper execs the hashed file descriptor)
+ * @param arguments argv after the executable, e.g. fixed node flags and the staged entrypoint
+ * @param workingDirectory absolute working directory of the child
+ * @param environment the complete child environment; nothing is inherited
+ * @param stdin bytes written to the child's stdin before it is closed (copied)
+ * @param stdoutLimit most stdout bytes kept; one more ends the run as an overflow
+ * @param stderrLimit most stderr bytes kept; one more ends the run as an overflow
+ * @param wallTimeout deadline from spawn, monotonic
+ * @param terminationGrace time between SIGTERM and SIGKILL
+ * @param killDeadline time allowed for the kill-and-prove phase; past it cleanup is unproven
+ * @param ceilings optional resource ceilings (rlimits) for the child
+ * @param ownership called with the supervisor's identity before the child starts
+ */
+public record LaunchSpec(
+        RunId runId,
+        Path executable,
+        Optional<Sha256Digest> executableDigest,
+        List<String> arguments,
+        Path workingDirectory,
+        Map<String, String> environment,
+        byte[] stdin,
+        int stdoutLimit,
+        int stderrLimit,
+        Duration wallTimeout,
+        Duration terminationGrace,
+        Duration killDeadline,
+        ResourceCeilings ceilings,
+        OwnershipRecorder ownership) {
+
+    /** The default kill-and-prove deadline. */
+    public static final Duration DEFAULT_KILL_DEADLINE = Duration.ofSeconds(5);
+
+    /** Largest stdin payload. */
+    public static final int MAX_STDIN_BYTES = 1024 * 1024;
+
+    public LaunchSpec {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(executable, "executable");
+        Objects.requireNonNull(executableDigest, "executableDigest");
+        arguments = List.copyOf(arguments);
+        Objects.requireNonNull(workingDirectory, "workingDirectory");
+        environment = Map.copyOf(environment);
+        stdin = Objects.requireNonNull(stdin, "stdin").clone();
+        Objects.requireNonNull(wallTimeout, "wallTimeout");
+        Objects.requireNonNull(terminationGrace, "terminationGrace");
+        Objects.requireNonNull(killDeadline, "killDeadline");
+        Objects.requireNonNull(ceilings, "ceilings");
+        Objects.requireNonNull(ownership, "ownership");
+        if (!executable.isAbsolute() || !workingDirectory.isAbsolute()) {
+            throw new IllegalArgumentException("executable and working directory must be absolute");
+        }
+        if (stdin.length > MAX_STDIN_BYTES) {
+            throw new IllegalArgumentException("stdin payload too large");
+        }
+        if (stdoutLimit < 1 || stdoutLimit > OutputLimit.MAX_BYTES) {
+            throw new IllegalArgumentException("stdout limit out of range");
+        }
+        if (stderrLimit < 1 || stderrLimit > Limits.STDERR_BYTES) {
+            throw new IllegalArgumentException("stderr limit out of range");
+        }
+        if (wallTimeout.isNegative() || wallTimeout.isZero() || wallTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
+            throw new IllegalArgumentException("wall timeout out of range");
+        }
+        if (terminationGrace.isNegative() || terminationGrace.compareTo(Duration.ofSeconds(30)) > 0) {
+            throw new IllegalArgumentException("grace out of range");
+        }
+        if (killDeadline.isNegative() || killDeadline.isZero() || killDeadline.compareTo(Duration.ofSeconds(60)) > 0) {
+            throw new IllegalArgumentException("kill deadline out of range");
+        }
+        for (String arg : arguments) {
+            if (arg.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("argument contains NUL");
+            }
+        }
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            String key = e.getKey();
+            if (key.isEmpty()
+                    || key.indexOf('=') >= 0
+                    || key.indexOf('\0') >= 0
+                    || e.getValue().indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("malformed environment entry");
+            }
+        }
+    }
+
+    /** A copy of the stdin payload. */
+    @Override
+    public byte[] stdin() {
+        return stdin.clone();
+    }
+
+    /** The full argv: the executable followed by the arguments. */
+    public List<String> argv() {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(executable.toString()), arguments.stream())
+                .toList();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LaunchSpec other
+                && runId.equals(other.runId)
+                && executable.equals(other.executable)
+                && executableDigest.equals(other.executableDigest)
+                && arguments.equals(other.arguments)
+                && workingDirectory.equals(other.workingDirectory)
+                && environment.equals(other.environment)
+                && java.util.Arrays.equals(stdin, other.stdin)
+                && stdoutLimit == other.stdoutLimit
+                && stderrLimit == other.stderrLimit
+                && wallTimeout.equals(other.wallTimeout)
+                && terminationGrace.equals(other.terminationGrace)
+                && killDeadline.equals(other.killDeadline)
+                && ceilings.equals(other.ceilings)
+                && ownership.equals(other.ownership);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(runId, executable, arguments, workingDirectory, stdoutLimit, wallTimeout);
+    }
+
+    @Override
+    public String toString() {
+        // Never prints the environment or stdin: they may hold data the human approved but logs must not.
+        return "LaunchSpec[run=" + runId + ", executable=" + executable + ", arguments=" + arguments.size()
+                + ", wallTimeout=" + wallTimeout + "]";
+    }
+}

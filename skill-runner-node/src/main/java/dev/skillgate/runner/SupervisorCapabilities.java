@@ -1,0 +1,29 @@
+package dev.skillgate.runner;
+
+import dev.skillgate.model.HardeningLayer;
+import java.util.Objects;
+
+/**
+ * What a {@link ProcessSupervisor} can do on this machine.
+ *
+ * @param available whether it can launch at all here
+ * @param provesCleanup whether it can ever report cleanup {@code PROVEN}; the portable supervisor
+ *     cannot, because it cannot see re-parented descendants
+ * @param hardening the hardening layer runs would get
+ * @param detail a short, input-free explanation (kernel features, why unavailable)
+ */
+public record SupervisorCapabilities(
+        boolean available, boolean provesCleanup, HardeningLayer hardening, String detail) {
+    public SupervisorCapabilities {
+        Objects.requireNonNull(hardening, "hardening");
+        Objects.requireNonNull(detail, "detail");
+        if (!available && provesCleanup) {
+            throw new IllegalArgumentException("an unavailable supervisor proves nothing");
+        }
+    }
+
+    /** A supervisor that cannot run here, and why. */
+    public static SupervisorCapabilities unavailable(String detail) {
+        return new SupervisorCapabilities(false, false, HardeningLayer.NONE, detail);
+    }
+}
