@@ -55,6 +55,23 @@ class RevisionTest {
     }
 
     @Test
+    void reproducesTheWorkedVectorsOfDocsRevisionMd() {
+        assertThat(compute(Map.of()).toString())
+                .isEqualTo("sha256:9b666a3606826215f4609f8c6d68a69688717eccd440a9fc5e5ab647f5b362a0");
+        assertThat(compute(Map.of("SKILL.md", "")).toString())
+                .isEqualTo("sha256:8e6d0d9f692aefc4a895565b801fb6157f26c9934f61af11dacd5fb879849a7d");
+        assertThat(compute(Map.of(
+                                "SKILL.md", "---\nname: hello\ndescription: Says hello.\n---\n# Hello\n",
+                                "execution.json", "{\"schemaVersion\":1}\n",
+                                "scripts/run.mjs", "console.log(JSON.stringify({ok:true}));\n"))
+                        .toString())
+                .isEqualTo("sha256:871ea8a0c260c71b784e1601705e73cdb243a8e2a037bc11f643eb344bec36a3");
+        assertThat(compute(Map.of("\uFF5E.md", "a", "\uD83D\uDE00.md", "b", "B.md", "c", "a.md", "d"))
+                        .toString())
+                .isEqualTo("sha256:07710d61a507066103d0b586d8da95376943743e83ffcd5a0702a5506839fa2e");
+    }
+
+    @Test
     void anyChangeOfBytesNamesOrMembershipChangesTheRevision() {
         Map<String, String> base = Map.of("SKILL.md", "abc", "a.mjs", "x");
         Revision r = compute(base);
