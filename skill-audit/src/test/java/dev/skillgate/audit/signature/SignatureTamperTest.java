@@ -225,13 +225,37 @@ class SignatureTamperTest {
     }
 
     @Test
-    void everyTruncationIsMalformedExceptDroppingTheFinalNewline() {
-        for (int length = 0; length < FILE.length - 1; length++) {
+    void everyTruncationIsMalformedIncludingDroppingTheFinalNewline() {
+        for (int length = 0; length < FILE.length; length++) {
             assertThat(code(Arrays.copyOf(FILE, length)))
                     .as("prefix %d", length)
                     .isEqualTo(ErrorCode.SIGNATURE_FORMAT);
         }
-        assertThat(verify(Arrays.copyOf(FILE, FILE.length - 1))).isInstanceOf(SignatureVerification.Verified.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {64, 69, 71, 76, 1000})
+    void base64WrappedOtherwiseThanSshKeygenIsMalformed(int width) {
+        String base64 = java.util.Base64.getEncoder().encodeToString(Golden.blob());
+        StringBuilder armor = new StringBuilder("-----BEGIN SSH SIGNATURE-----\n");
+        for (int i = 0; i < base64.length(); i += width) {
+            armor.append(base64, i, Math.min(base64.length(), i + width)).append('\n');
+        }
+        armor.append("-----END SSH SIGNATURE-----\n");
+        byte[] file = Golden.statement().signatureFile(armor.toString().getBytes(StandardCharsets.US_ASCII));
+        assertThat(code(file)).isEqualTo(ErrorCode.SIGNATURE_FORMAT);
+    }
+
+    @Test
+    void aShortLineBeforeTheLastIsMalformed() {
+        String text = new String(FILE, StandardCharsets.US_ASCII);
+        int firstLine = SignatureStatement.LENGTH + "-----BEGIN SSH SIGNATURE-----\n".length();
+        // Split the first 70-character line into 35 + 35: same base64, different wrapping.
+        String changed = text.substring(0, firstLine + 35) + "\n" + text.substring(firstLine + 35);
+        assertThat(code(changed.getBytes(StandardCharsets.US_ASCII))).isEqualTo(ErrorCode.SIGNATURE_FORMAT);
+        // The file the fuzzer found while the rule was "1-76 characters per line".
+        assertThat(code(Golden.resource("../SignatureFuzzTestInputs/signatureFile/rewrapped-base64")))
+                .isEqualTo(ErrorCode.SIGNATURE_FORMAT);
     }
 
     @ParameterizedTest

@@ -97,6 +97,15 @@ class SshKeygenInteropTest {
         SignatureVerification result = SignatureVerifier.verify(contract, revision, file, keys("alice", alice));
         assertThat(result).isInstanceOf(SignatureVerification.Verified.class);
         assertThat(((SignatureVerification.Verified) result).hashAlgorithm()).isEqualTo("sha256");
+        assertThat(SshKeygen.verify(
+                                dir,
+                                allowed("alice " + SshKeygen.publicKey(alice)),
+                                "alice",
+                                "skillgate",
+                                Arrays.copyOfRange(file, SignatureStatement.LENGTH, file.length),
+                                statement.toBytes())
+                        .exitCode())
+                .isZero();
     }
 
     @Test

@@ -16,8 +16,8 @@ import java.util.Arrays;
  * (OpenSSH {@code PROTOCOL.sshsig}), parsed strictly and without trusting anything yet.
  *
  * <p>Parsing checks, in this order, and stops at the first failure: the size bound; the statement
- * layout ({@code SIGNATURE_FORMAT}); the armor (LF line endings, canonical base64, nothing after the
- * end line); the SSHSIG blob structure (magic, version 1, five strings, no trailing data); the key
+ * layout ({@code SIGNATURE_FORMAT}); the armor (exactly as {@code ssh-keygen} writes it: canonical
+ * base64 in 70-character LF-terminated lines, the end line, one LF, nothing more); the SSHSIG blob structure (magic, version 1, five strings, no trailing data); the key
  * and signature types ({@code SIGNATURE_ALGORITHM} unless {@code ssh-ed25519}); key and signature
  * sizes; the hash algorithm ({@code sha256} or {@code sha512}, else {@code SIGNATURE_ALGORITHM}); an
  * empty reserved field; the namespace ({@code SIGNATURE_NAMESPACE} unless {@code skillgate}).
@@ -35,7 +35,8 @@ public final class SignatureFile {
 
     private static final String BEGIN = "-----BEGIN SSH SIGNATURE-----";
     private static final String END = "-----END SSH SIGNATURE-----";
-    private static final int MAX_BASE64_LINE = 76;
+    /** The line width of OpenSSH's armor ({@code sshbuf_dtob64} with wrapping). */
+    static final int BASE64_LINE = 70;
 
     private final byte[] statementBytes;
     private final SignatureStatement statement;
@@ -190,27 +191,40 @@ public final class SignatureFile {
         }
     }
 
+    /**
+     * Decodes the armor, which must be byte for byte what OpenSSH's {@code sshsig_armor} writes:
+     * base64 lines of exactly {@value #BASE64_LINE} characters, a last line of 1 to {@value
+     * #BASE64_LINE}, then the end line and one LF. With the canonical base64 check this leaves
+     * exactly one accepted armor per blob.
+     */
     private static byte[] dearmor(byte[] file, int start) throws Refusal {
         int position = start + BEGIN.length() + 1;
         StringBuilder base64 = new StringBuilder(file.length);
-        boolean ended = false;
-        while (position < file.length) {
+        int previousLineLength = BASE64_LINE;
+        while (true) {
             int newline = indexOf(file, (byte) '\n', position);
-            int lineEnd = newline < 0 ? file.length : newline;
-            String line = new String(file, position, lineEnd - position, StandardCharsets.ISO_8859_1);
-            position = newline < 0 ? file.length : newline + 1;
+            if (newline < 0) {
+                String rest = new String(file, position, file.length - position, StandardCharsets.ISO_8859_1);
+                throw new Refusal(
+                        ErrorCode.SIGNATURE_FORMAT,
+                        rest.equals(END)
+                                ? "the end line must be followed by a newline"
+                                : "the SSH signature is truncated (no end line)");
+            }
+            String line = new String(file, position, newline - position, StandardCharsets.ISO_8859_1);
+            position = newline + 1;
             if (line.equals(END)) {
-                ended = true;
                 break;
             }
-            if (newline < 0) {
-                throw new Refusal(ErrorCode.SIGNATURE_FORMAT, "the SSH signature is truncated (no end line)");
-            }
             checkBase64Line(line);
+            if (previousLineLength != BASE64_LINE) {
+                throw new Refusal(
+                        ErrorCode.SIGNATURE_FORMAT,
+                        "the SSH signature is not wrapped as ssh-keygen wraps it (" + BASE64_LINE
+                                + " characters per line)");
+            }
+            previousLineLength = line.length();
             base64.append(line);
-        }
-        if (!ended) {
-            throw new Refusal(ErrorCode.SIGNATURE_FORMAT, "the SSH signature is truncated (no end line)");
         }
         if (position != file.length) {
             throw new Refusal(ErrorCode.SIGNATURE_FORMAT, "the signature file has data after the end line");
@@ -222,9 +236,10 @@ public final class SignatureFile {
     }
 
     private static void checkBase64Line(String line) throws Refusal {
-        if (line.isEmpty() || line.length() > MAX_BASE64_LINE) {
+        if (line.isEmpty() || line.length() > BASE64_LINE) {
             throw new Refusal(
-                    ErrorCode.SIGNATURE_FORMAT, "an SSH signature line is empty or longer than 76 characters");
+                    ErrorCode.SIGNATURE_FORMAT,
+                    "an SSH signature line is empty or longer than " + BASE64_LINE + " characters");
         }
         for (int i = 0; i < line.length(); i++) {
             char c = line.charAt(i);
