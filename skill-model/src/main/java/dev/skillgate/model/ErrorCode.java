@@ -323,6 +323,14 @@ public enum ErrorCode {
     /** The signed contract digest or revision differs from the captured one. */
     SIGNATURE_REVISION_MISMATCH(
             ErrorGroup.SIGNATURE, "The signed contract digest or revision differs from the captured one."),
+    /** The signing key is allowed, but not for the publisher the contract names. */
+    SIGNATURE_PUBLISHER_MISMATCH(
+            ErrorGroup.SIGNATURE, "The signing key is allowed, but not for the publisher the contract names."),
+    /** An allowed-signers line uses a feature Skillgate does not support; it grants nothing. */
+    SIGNATURE_SIGNER_UNSUPPORTED(
+            ErrorGroup.SIGNATURE,
+            "An allowed-signers line uses a feature Skillgate does not support (`cert-authority`,"
+                    + " `valid-after`, `valid-before`); the line grants nothing."),
     // --- CONSENT ---
     /** The human denied the proposal. */
     CONSENT_DENIED(ErrorGroup.CONSENT, "The human denied the proposal."),
