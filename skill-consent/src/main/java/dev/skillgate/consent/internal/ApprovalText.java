@@ -59,7 +59,7 @@ public final class ApprovalText {
                     out,
                     "  ",
                     "  +",
-                    pad(Long.toString(f.size()), 8) + "  " + f.path().value() + "  " + f.digest());
+                    padLeft(Long.toString(f.size()), 8) + "  " + f.path().value() + "  " + f.digest());
         }
         line(out, "entrypoint", a.entrypoint().value() + "  (answer 's' to show its source)");
         line(out, "input digest", r.invocation().digest().toString());
@@ -128,6 +128,14 @@ public final class ApprovalText {
                     .append('"');
         }
         return out.append(']').toString();
+    }
+
+    private static String padLeft(String s, int width) {
+        StringBuilder out = new StringBuilder();
+        while (out.length() + s.length() < width) {
+            out.append(' ');
+        }
+        return out.append(s).toString();
     }
 
     private static String pad(String s, int width) {
