@@ -371,6 +371,14 @@ public enum ErrorCode {
     POLICY_INVALID(ErrorGroup.POLICY, "A policy change was rejected (malformed, over a bound); nothing changed."),
     /** More than 64 trusted-revision scopes. */
     POLICY_SCOPE_LIMIT(ErrorGroup.POLICY, "More than 64 trusted-revision scopes."),
+    /** The policy store could not be read or written durably; an unreadable policy is BLOCKED. */
+    POLICY_IO(
+            ErrorGroup.POLICY,
+            "The policy store could not be read or written durably; an unreadable policy is `BLOCKED`."),
+    /** The policy changed between the first check and launch; the authorisation no longer qualifies. */
+    POLICY_CHANGED(
+            ErrorGroup.POLICY,
+            "The policy changed between the first check and launch; the authorisation no longer qualifies."),
     /** The caller does not hold the execute capability. */
     GATE_CAPABILITY_MISSING(ErrorGroup.POLICY, "The caller does not hold the execute capability."),
     /** Safe mode is on. */

@@ -1,0 +1,51 @@
+package dev.skillgate.consent;
+
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.OutputLimit;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.RuntimeIdentity;
+import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.Timeout;
+import dev.skillgate.model.WorkspaceIdentity;
+import java.util.Objects;
+
+/**
+ * Exactly what one consent approves (SPEC §8): the agent, the run, the resolved workspace, the
+ * artifact revision, the digest of the exact invocation bytes, the pinned runtime, the timeout and
+ * the output limit.
+ *
+ * <p>Every field participates in equality, so any change to any of them is a different binding
+ * and needs fresh consent. The binding holds the invocation's digest only, never the arguments
+ * themselves. It says nothing about whether the bound values are still true on disk: the engine
+ * re-captures and re-verifies before launch.
+ *
+ * @param agent the agent on whose behalf the skill runs
+ * @param run the live run the consent belongs to
+ * @param workspace the resolved workspace identity (real path and file key)
+ * @param revision the captured artifact's revision
+ * @param invocationDigest SHA-256 of the exact invocation bytes the script will receive
+ * @param runtime the pinned Node runtime
+ * @param timeout the execution deadline
+ * @param outputLimit the stdout bound
+ */
+public record ConsentBinding(
+        AgentId agent,
+        RunId run,
+        WorkspaceIdentity workspace,
+        Revision revision,
+        Sha256Digest invocationDigest,
+        RuntimeIdentity runtime,
+        Timeout timeout,
+        OutputLimit outputLimit) {
+    public ConsentBinding {
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(revision, "revision");
+        Objects.requireNonNull(invocationDigest, "invocationDigest");
+        Objects.requireNonNull(runtime, "runtime");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(outputLimit, "outputLimit");
+    }
+}

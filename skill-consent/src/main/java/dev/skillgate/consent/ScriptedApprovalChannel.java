@@ -1,0 +1,141 @@
+package dev.skillgate.consent;
+
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.model.ErrorCode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A deterministic {@link ApprovalChannel} for tests and the testkit: answers requests from a queue
+ * of scripted decisions and records every request it was shown.
+ *
+ * <p>With an empty queue it either denies at once ({@link #denyingWhenEmpty()}, the fail-closed
+ * default) or holds the request until a decision is queued or the channel is closed
+ * ({@link #holdingWhenEmpty()}, for timeout and race tests). Closing denies every held request and
+ * every later one with {@link ErrorCode#CONSENT_CHANNEL_UNAVAILABLE}. Thread-safe. It stands in for
+ * a human; it is not a way to approve anything outside tests.
+ */
+public final class ScriptedApprovalChannel implements ApprovalChannel, AutoCloseable {
+    private final boolean holdWhenEmpty;
+    private final Deque<ApprovalDecision> queued = new ArrayDeque<>();
+    private final Deque<CompletableFuture<ApprovalDecision>> held = new ArrayDeque<>();
+    private final List<ApprovalRequest> requests = new ArrayList<>();
+    private final List<WorkflowApprovalRequest> workflowRequests = new ArrayList<>();
+    private boolean closed;
+
+    private ScriptedApprovalChannel(boolean holdWhenEmpty) {
+        this.holdWhenEmpty = holdWhenEmpty;
+    }
+
+    /** A channel that denies (unavailable) when no decision is queued. */
+    public static ScriptedApprovalChannel denyingWhenEmpty() {
+        return new ScriptedApprovalChannel(false);
+    }
+
+    /** A channel that holds requests until a decision is queued or it is closed. */
+    public static ScriptedApprovalChannel holdingWhenEmpty() {
+        return new ScriptedApprovalChannel(true);
+    }
+
+    /** Queues a decision; it answers the oldest held request, or the next request. */
+    public ScriptedApprovalChannel enqueue(ApprovalDecision decision) {
+        Objects.requireNonNull(decision, "decision");
+        CompletableFuture<ApprovalDecision> waiting;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the scripted channel is closed");
+            }
+            waiting = held.pollFirst();
+            if (waiting == null) {
+                queued.addLast(decision);
+                return this;
+            }
+        }
+        waiting.complete(decision);
+        return this;
+    }
+
+    /** Queues an approval. */
+    public ScriptedApprovalChannel approveNext() {
+        return enqueue(ApprovalDecision.approve());
+    }
+
+    /** Queues a human denial. */
+    public ScriptedApprovalChannel denyNext(String reason) {
+        return enqueue(ApprovalDecision.deny(reason));
+    }
+
+    @Override
+    public CompletionStage<ApprovalDecision> request(ApprovalRequest request) {
+        Objects.requireNonNull(request, "request");
+        synchronized (this) {
+            requests.add(request);
+        }
+        return answer();
+    }
+
+    @Override
+    public CompletionStage<ApprovalDecision> requestWorkflow(WorkflowApprovalRequest request) {
+        Objects.requireNonNull(request, "request");
+        synchronized (this) {
+            workflowRequests.add(request);
+        }
+        return answer();
+    }
+
+    private synchronized CompletionStage<ApprovalDecision> answer() {
+        if (closed) {
+            return CompletableFuture.completedFuture(closedDenial());
+        }
+        ApprovalDecision next = queued.pollFirst();
+        if (next != null) {
+            return CompletableFuture.completedFuture(next);
+        }
+        if (!holdWhenEmpty) {
+            return CompletableFuture.completedFuture(new ApprovalDecision.Denied(
+                    ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "no scripted decision was queued"));
+        }
+        CompletableFuture<ApprovalDecision> future = new CompletableFuture<>();
+        held.addLast(future);
+        return future.minimalCompletionStage();
+    }
+
+    /** Every invocation request shown so far, oldest first. */
+    public synchronized List<ApprovalRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** Every workflow request shown so far, oldest first. */
+    public synchronized List<WorkflowApprovalRequest> workflowRequests() {
+        return List.copyOf(workflowRequests);
+    }
+
+    /** How many requests are held waiting for a decision. */
+    public synchronized int heldCount() {
+        return held.size();
+    }
+
+    /** Closes the channel: held and later requests are denied as unavailable. */
+    @Override
+    public void close() {
+        List<CompletableFuture<ApprovalDecision>> waiting;
+        synchronized (this) {
+            closed = true;
+            waiting = new ArrayList<>(held);
+            held.clear();
+            queued.clear();
+        }
+        for (CompletableFuture<ApprovalDecision> f : waiting) {
+            f.complete(closedDenial());
+        }
+    }
+
+    private static ApprovalDecision closedDenial() {
+        return new ApprovalDecision.Denied(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "the approval channel is closed");
+    }
+}

@@ -1,0 +1,50 @@
+package dev.skillgate.consent.spi;
+
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.WorkflowApprovalRequest;
+import dev.skillgate.consent.internal.FailClosedApprovalChannel;
+import dev.skillgate.model.ErrorCode;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The host's approval surface (its UI): shows an {@link ApprovalRequest} to the human and answers
+ * asynchronously.
+ *
+ * <p>Implementations must show everything in the request, including the full-trust warning, and
+ * answer {@link ApprovalDecision#approve()} only on an explicit human approval of exactly that
+ * request. The ledger treats every other outcome — a denial, a timeout, an exception, a failed or
+ * never-completing stage, a closed channel — as a denial (see {@link #failClosed}). A channel may
+ * be called from any thread. Deciding is not enough: the ledger records the decision only for a
+ * live proposal, so an answer for a proposal it does not know (e.g. after a restart) is
+ * {@link ErrorCode#UNKNOWN_PROPOSAL}.
+ */
+public interface ApprovalChannel {
+
+    /** Shows {@code request} to the human; the stage completes with their decision. */
+    CompletionStage<ApprovalDecision> request(ApprovalRequest request);
+
+    /**
+     * Shows a workflow plan to the human. The default denies with
+     * {@link ErrorCode#CONSENT_CHANNEL_UNAVAILABLE}: a channel that cannot show plans can never
+     * approve one.
+     */
+    default CompletionStage<ApprovalDecision> requestWorkflow(WorkflowApprovalRequest request) {
+        return CompletableFuture.completedFuture(new ApprovalDecision.Denied(
+                ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "this approval channel cannot show workflow plans"));
+    }
+
+    /**
+     * Wraps {@code channel} so that it fails closed: a call that throws or returns {@code null}, a
+     * stage that completes exceptionally or with {@code null}, and a channel that reports itself
+     * closed become denials ({@link ErrorCode#CONSENT_CHANNEL_UNAVAILABLE}); no answer within
+     * {@code timeout} becomes a denial with {@link ErrorCode#CONSENT_TIMEOUT}. The returned stage
+     * always completes, normally, within the timeout. This is the reverse of a suppressing guard:
+     * errors never turn into approvals.
+     */
+    static ApprovalChannel failClosed(ApprovalChannel channel, Duration timeout) {
+        return new FailClosedApprovalChannel(channel, timeout);
+    }
+}

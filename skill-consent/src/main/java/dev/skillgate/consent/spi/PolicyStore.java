@@ -1,0 +1,39 @@
+package dev.skillgate.consent.spi;
+
+import dev.skillgate.consent.PolicyAdmin;
+import dev.skillgate.consent.PolicyLoad;
+import dev.skillgate.consent.PolicySettings;
+import dev.skillgate.consent.internal.FilePolicyStore;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Persists the execution policy (SPEC §8). Platform teams may supply their own; the default is a
+ * private JSON file ({@link #privateFile}).
+ *
+ * <p>A store only keeps what {@link PolicyAdmin} gives it: receipts are minted by the admin's save,
+ * never by callers. Contract: {@link #load} never throws for bad stored data — it reports it as
+ * {@link PolicyLoad.Status#UNUSABLE} (the policy is then {@code BLOCKED}); it is called before every
+ * launch, so it must be cheap and must re-read rather than cache. {@link #replace} is atomic:
+ * afterwards a load returns either the old or the new settings, never a mixture. A store is trusted
+ * code: anything that can write it can grant trust, so never hand one to agent-facing code.
+ */
+public interface PolicyStore {
+
+    /** Reads the stored policy. Never throws for malformed or unsafe stored data. */
+    PolicyLoad load();
+
+    /** Atomically replaces the stored policy; on an exception the old policy is still in force. */
+    void replace(PolicySettings settings) throws IOException;
+
+    /**
+     * The default store: {@code directory/policy.json}, directory 0700 and file 0600 where POSIX
+     * permissions exist, replaced atomically (temp file in the same directory, fsync, atomic rename,
+     * fsync of the directory), read with a size bound and a strict parser, links never followed. A
+     * malformed, oversized, linked or group/world-writable file makes the policy {@code BLOCKED}
+     * with a diagnostic; it never crashes the host.
+     */
+    static PolicyStore privateFile(Path directory) {
+        return new FilePolicyStore(directory);
+    }
+}
