@@ -181,13 +181,33 @@ public final class NodeRuntime {
         }
         try {
             p.getOutputStream().close();
+            // Read the first bytes and discard the rest on another thread, so a chatty binary can never block on a
+            // full pipe while we wait for it to exit.
+            byte[][] head = {new byte[0]};
+            InputStream stdout = p.getInputStream();
+            Thread reader = new Thread(
+                    () -> {
+                        try (InputStream in = stdout) {
+                            byte[] first = in.readNBytes(VERSION_OUTPUT_BYTES + 1);
+                            synchronized (head) {
+                                head[0] = first;
+                            }
+                            in.transferTo(java.io.OutputStream.nullOutputStream());
+                        } catch (IOException e) {
+                            // What was read stays; an empty answer fails the comparison below.
+                        }
+                    },
+                    "skillgate-node-version");
+            reader.setDaemon(true);
+            reader.start();
             if (!p.waitFor(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 return unavailable("the pinned Node binary did not answer --version in time");
             }
+            reader.join(VERSION_TIMEOUT.toMillis());
             byte[] out;
-            try (InputStream in = p.getInputStream()) {
-                out = in.readNBytes(VERSION_OUTPUT_BYTES + 1);
+            synchronized (head) {
+                out = head[0];
             }
             if (p.exitValue() != 0) {
                 return unavailable("the pinned Node binary failed --version (exit " + p.exitValue() + ")");
