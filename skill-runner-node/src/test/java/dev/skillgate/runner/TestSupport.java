@@ -56,6 +56,35 @@ public final class TestSupport {
                 base.resolve("sg $(echo pwned) 'q' \"d\" ;&| " + marker + " " + UUID.randomUUID()));
     }
 
+    /** Deletes a test tree, making read-only staging directories writable first; never follows links. */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(
+                    Path dir, java.nio.file.attribute.BasicFileAttributes attrs) throws IOException {
+                Files.setPosixFilePermissions(
+                        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                Files.delete(file);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                Files.delete(dir);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
     /** A unique marker for survivor scans. */
     public static String newMarker() {
         return "sgmark-" + UUID.randomUUID().toString().substring(0, 12);
