@@ -63,12 +63,13 @@ class PortableRealNodeTest extends RealNodeRunnerContract {
                 NodeFixture.DETACH_WRITE_LATER, "{\"marker\":" + quote(marker) + ",\"delayMs\":1000}", 30_000, 65_536);
         assertThat(o.envelope.status()).isEqualTo(ExecutionStatus.CLEANUP_UNKNOWN);
         assertThat(o.envelope.succeeded()).isFalse();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!Files.exists(marker) && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        // Shown, not hidden: the grandchild escaped, which is exactly why the portable supervisor never says PROVEN.
-        assertThat(marker).exists();
+        // Shown, not hidden: the grandchild usually escapes (marker written); if the descendant poll happened to see
+        // it, it was killed and the run is rejected as detached. Never PROVEN either way.
+        assertThat(Files.exists(marker) || o.envelope.cleanup().detachedSeen()).isTrue();
         SurvivorScan.killAll(marker.getFileName().toString());
         SurvivorScan.killAll(this.marker);
     }

@@ -205,16 +205,16 @@ class PortableSupervisorTest {
                 NodeFixture.DETACH_WRITE_LATER, "{\"marker\": " + json(marker) + ", \"delayMs\": 1500}", 30_000, 1000);
         assertThat(r.result.outcome()).isEqualTo(Outcome.EXITED);
         assertThat(r.result.cleanup().proven()).isFalse();
-        // The known gap, shown honestly: the re-parented grandchild is invisible and survives.
-        List<Long> survivors = SurvivorScan.find(MARKER);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        // The known gap, shown honestly: the grandchild is usually re-parented before the 100 ms descendant poll
+        // sees it, and then survives and writes. When the poll does catch it, it is killed and the run is marked
+        // detached. Either way cleanup is not proven.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!Files.exists(marker) && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(marker)
-                .as("the portable supervisor cannot stop a detached grandchild")
-                .exists();
-        assertThat(survivors).isNotEmpty();
+        assertThat(Files.exists(marker) || r.result.cleanup().detachedSeen())
+                .as("escaped (marker written) or seen and killed (detached)")
+                .isTrue();
         SurvivorScan.killAll(MARKER);
     }
 

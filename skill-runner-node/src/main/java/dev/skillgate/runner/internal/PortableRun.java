@@ -246,7 +246,7 @@ public final class PortableRun implements SupervisedRun {
         while (System.nanoTime() < end) {
             boolean any = false;
             for (ProcessHandle h : handles) {
-                if (h.isAlive()) {
+                if (ProcessLiveness.isRunning(h)) {
                     any = true;
                     break;
                 }
@@ -261,7 +261,7 @@ public final class PortableRun implements SupervisedRun {
     /** Adds every visible descendant of the child and of tracked survivors. */
     private void track(ProcessHandle child) {
         List<ProcessHandle> roots = new ArrayList<>();
-        if (child.isAlive()) {
+        if (ProcessLiveness.isRunning(child)) {
             roots.add(child);
         } else {
             roots.addAll(aliveTracked(child));
@@ -280,7 +280,7 @@ public final class PortableRun implements SupervisedRun {
     private List<ProcessHandle> aliveTracked(ProcessHandle except) {
         List<ProcessHandle> out = new ArrayList<>();
         for (ProcessHandle h : snapshotTracked()) {
-            if (!h.equals(except) && h.isAlive()) {
+            if (!h.equals(except) && ProcessLiveness.isRunning(h)) {
                 out.add(h);
             }
         }

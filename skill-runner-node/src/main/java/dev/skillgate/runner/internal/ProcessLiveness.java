@@ -3,7 +3,6 @@ package dev.skillgate.runner.internal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
@@ -47,11 +46,26 @@ public final class ProcessLiveness {
                 .orElse(JDK_PREFIX + "unknown");
     }
 
+    /**
+     * Whether a process is running: alive by the JDK's account and not a zombie. A zombie (dead, not yet
+     * reaped — common when an orphan's new parent never reaps) is dead for every purpose here; the
+     * JDK still calls it alive.
+     */
+    public static boolean isRunning(ProcessHandle handle) {
+        return handle.isAlive() && !isZombie(handle.pid());
+    }
+
+    /** Whether {@code /proc/PID/stat} shows the process as a zombie or dead; false where unknown. */
+    public static boolean isZombie(long pid) {
+        Optional<String[]> fields = procStatFields(pid);
+        return fields.isPresent() && (fields.get()[0].equals("Z") || fields.get()[0].equals("X"));
+    }
+
     /** Whether the recorded owner is dead, alive or unknown. */
     public static Liveness of(long pid, String token) {
         if (token.startsWith(JDK_PREFIX)) {
             Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-            if (handle.isEmpty() || !handle.get().isAlive()) {
+            if (handle.isEmpty() || !isRunning(handle.get())) {
                 return Liveness.DEAD;
             }
             String recorded = token.substring(JDK_PREFIX.length());
@@ -64,7 +78,7 @@ public final class ProcessLiveness {
         if (token.matches("[0-9]{1,19}")) {
             return procStatLiveness(pid, token);
         }
-        return ProcessHandle.of(pid).isEmpty() ? Liveness.DEAD : Liveness.UNKNOWN;
+        return ProcessHandle.of(pid).filter(ProcessLiveness::isRunning).isEmpty() ? Liveness.DEAD : Liveness.UNKNOWN;
     }
 
     private static Liveness procStatLiveness(long pid, String token) {
@@ -75,16 +89,24 @@ public final class ProcessLiveness {
         if (start.isEmpty()) {
             return ProcessHandle.of(pid).isEmpty() ? Liveness.DEAD : Liveness.UNKNOWN;
         }
-        return start.get().equals(token) ? Liveness.ALIVE : Liveness.DEAD;
+        return start.get().equals(token) && !isZombie(pid) ? Liveness.ALIVE : Liveness.DEAD;
     }
 
     /** Field 22 of {@code /proc/PID/stat}, when readable. */
     public static Optional<String> procStartTicks(long pid) {
+        Optional<String[]> fields = procStatFields(pid);
+        // fields[0] is field 3 (state); field 22 is fields[19].
+        if (fields.isEmpty() || fields.get().length < 20 || !fields.get()[19].matches("[0-9]{1,19}")) {
+            return Optional.empty();
+        }
+        return Optional.of(fields.get()[19]);
+    }
+
+    /** The fields of {@code /proc/PID/stat} after the command name, starting with the state (field 3). */
+    private static Optional<String[]> procStatFields(long pid) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat"));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -93,11 +115,6 @@ public final class ProcessLiveness {
         if (close < 0) {
             return Optional.empty();
         }
-        String[] rest = stat.substring(close + 1).trim().split(" ");
-        // rest[0] is field 3 (state); field 22 is rest[19].
-        if (rest.length < 20 || !rest[19].matches("[0-9]{1,19}")) {
-            return Optional.empty();
-        }
-        return Optional.of(rest[19]);
+        return Optional.of(stat.substring(close + 1).trim().split(" "));
     }
 }
