@@ -199,6 +199,16 @@ class PortableSupervisorTest {
     }
 
     @Test
+    void aBoundedForkFanOutLeftBehindIsSeenKilledAndMarksTheRunDetached() throws Exception {
+        Run r = run(NodeFixture.FORK_FANOUT, "{\"count\": 4, \"holdMs\": 1000}", 30_000, 1000);
+        assertThat(r.result.outcome()).isEqualTo(Outcome.EXITED);
+        assertThat(r.result.cleanup().descendantsSeen()).isEqualTo(5);
+        assertThat(r.result.cleanup().detachedSeen()).isTrue();
+        assertThat(r.result.cleanup().proven()).isFalse();
+        assertThat(SurvivorScan.find(MARKER)).isEmpty();
+    }
+
+    @Test
     void aDoubleForkedDetachedGrandchildEscapesThePortableSupervisorWhichSaysUnknown() throws Exception {
         Path marker = root.resolve("detached-" + System.nanoTime());
         Run r = run(
