@@ -26,6 +26,9 @@ public final class LaunchOverheadHarness {
         List<Long> bare = new ArrayList<>();
         List<Long> runner = new ArrayList<>();
         List<Long> verify = new ArrayList<>();
+        List<Long> toStaged = new ArrayList<>();
+        List<Long> toStarted = new ArrayList<>();
+        List<Long> toSettled = new ArrayList<>();
         for (int i = 0; i < n + 3; i++) {
             long t0 = System.nanoTime();
             ProcessBuilder pb = new ProcessBuilder(TestSupport.node().toString(), script.toString());
@@ -42,14 +45,28 @@ public final class LaunchOverheadHarness {
                     .supervisor(PortableSupervisor.create())
                     .acceptUnprovenCleanup(true)
                     .build();
-            r.run(TestSupport.request(
-                    NodeFixture.ECHO_MJS.asBundle(),
-                    NodeFixture.ECHO_MJS.portablePath(),
-                    "{}",
-                    workspace,
-                    new TestSupport.StrictJsonCheck(),
-                    30_000,
-                    65_536));
+            long[] marks = new long[3];
+            r.start(
+                            TestSupport.request(
+                                    NodeFixture.ECHO_MJS.asBundle(),
+                                    NodeFixture.ECHO_MJS.portablePath(),
+                                    "{}",
+                                    workspace,
+                                    new TestSupport.StrictJsonCheck(),
+                                    30_000,
+                                    65_536),
+                            e -> {
+                                if (e instanceof ProgressEvent.Staged) {
+                                    marks[0] = System.nanoTime();
+                                } else if (e instanceof ProgressEvent.Started) {
+                                    marks[1] = System.nanoTime();
+                                } else if (e instanceof ProgressEvent.Settled) {
+                                    marks[2] = System.nanoTime();
+                                }
+                            })
+                    .envelope()
+                    .toCompletableFuture()
+                    .join();
             long t2 = System.nanoTime();
             runtime.verify();
             long t3 = System.nanoTime();
@@ -57,11 +74,17 @@ public final class LaunchOverheadHarness {
                 bare.add(t1 - t0);
                 runner.add(t2 - t1);
                 verify.add(t3 - t2);
+                toStaged.add(marks[0] - t1);
+                toStarted.add(marks[1] - marks[0]);
+                toSettled.add(marks[2] - marks[1]);
             }
         }
         System.out.printf(
                 "n=%d bare median %.1f ms, runner(portable) median %.1f ms, runtime.verify median %.1f ms%n",
                 n, median(bare), median(runner), median(verify));
+        System.out.printf(
+                "runner phases (median): start->staged %.1f ms, staged->started %.1f ms, started->settled %.1f ms%n",
+                median(toStaged), median(toStarted), median(toSettled));
         TestSupport.deleteTree(base);
     }
 

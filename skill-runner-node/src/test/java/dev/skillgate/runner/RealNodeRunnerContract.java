@@ -244,7 +244,7 @@ public abstract class RealNodeRunnerContract {
         assertThat(out).contains("\"PATH\":\"/usr/bin:/bin\"", "\"LANG\":\"C.UTF-8\"", "\"TZ\":\"UTC\"");
         assertThat(out)
                 .contains("\"execArgv\":[\"--no-addons\",\"--no-global-search-paths\",\"--disable-proto=delete\","
-                        + "\"--unhandled-rejections=strict\",\"--max-old-space-size=512\"]");
+                        + "\"--unhandled-rejections=strict\"]");
         assertThat(out).contains("\"execPath\":\"" + TestSupport.node().toRealPath() + "\"");
         // Exactly five variables: PATH, HOME, TMPDIR, LANG, TZ.
         String env = out.substring(out.indexOf("\"env\":{") + 7, out.indexOf('}', out.indexOf("\"env\":{")));

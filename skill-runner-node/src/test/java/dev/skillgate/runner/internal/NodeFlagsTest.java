@@ -16,7 +16,6 @@ class NodeFlagsTest {
                             "--no-global-search-paths",
                             "--disable-proto=delete",
                             "--unhandled-rejections=strict",
-                            "--max-old-space-size=512",
                             "--");
         }
         assertThat(NodeFlags.forVersion(22, 13)).doesNotContain("--disable-sigusr1");
