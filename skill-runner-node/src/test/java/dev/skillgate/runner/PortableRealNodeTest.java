@@ -40,6 +40,63 @@ class PortableRealNodeTest extends RealNodeRunnerContract {
     }
 
     @Test
+    void concurrentRunsWithCancelsRacingEveryPhaseEachSettleExactlyOnceWithAConsistentEnvelope() throws Exception {
+        java.util.Random random = new java.util.Random(20261201L);
+        int runs = 12;
+        List<java.util.concurrent.CompletableFuture<ExecutionEnvelope>> envelopes = new java.util.ArrayList<>();
+        List<NodeRunner> runners = new java.util.ArrayList<>();
+        List<java.util.concurrent.atomic.AtomicInteger> settledCounts = new java.util.ArrayList<>();
+        java.util.concurrent.ScheduledExecutorService scheduler =
+                java.util.concurrent.Executors.newScheduledThreadPool(2);
+        try {
+            for (int i = 0; i < runs; i++) {
+                NodeRunner r = runner();
+                runners.add(r);
+                java.util.concurrent.atomic.AtomicInteger settled = new java.util.concurrent.atomic.AtomicInteger();
+                settledCounts.add(settled);
+                ExecutionHandle h = r.start(
+                        TestSupport.request(
+                                NodeFixture.SLEEP_PAST_DEADLINE.asBundle(),
+                                NodeFixture.SLEEP_PAST_DEADLINE.portablePath(),
+                                "{\"sleepMs\": 150}",
+                                workspace(),
+                                new TestSupport.StrictJsonCheck(),
+                                30_000,
+                                65_536),
+                        e -> {
+                            if (e instanceof ProgressEvent.Settled) {
+                                settled.incrementAndGet();
+                            }
+                        });
+                scheduler.schedule(h::cancel, random.nextInt(400), TimeUnit.MILLISECONDS);
+                envelopes.add(h.envelope().toCompletableFuture());
+            }
+            for (int i = 0; i < runs; i++) {
+                ExecutionEnvelope e = envelopes.get(i).get(120, TimeUnit.SECONDS);
+                assertThat(settledCounts.get(i)).hasValue(1);
+                assertThat(e.succeeded()).isFalse();
+                if (e.status() == ExecutionStatus.REFUSED) {
+                    assertThat(e.errorCodes()).containsExactly(ErrorCode.EXEC_ABORTED);
+                    assertThat(stagingEntries(runners.get(i))).isEmpty();
+                } else {
+                    assertThat(e.status()).isEqualTo(ExecutionStatus.CLEANUP_UNKNOWN);
+                    assertThat(e.errorCodes())
+                            .isIn(
+                                    List.of(ErrorCode.CLEANUP_UNKNOWN, ErrorCode.STAGING_RETAINED),
+                                    List.of(
+                                            ErrorCode.EXEC_CANCELLED,
+                                            ErrorCode.CLEANUP_UNKNOWN,
+                                            ErrorCode.STAGING_RETAINED));
+                    assertThat(stagingEntries(runners.get(i))).hasSize(1);
+                }
+            }
+        } finally {
+            scheduler.shutdownNow();
+        }
+        assertThat(SurvivorScan.find(marker)).isEmpty();
+    }
+
+    @Test
     void anOutlivingChildIsKilledButTheRunIsRejectedAsDetached() throws Exception {
         Path marker = root.resolve("outliving-" + System.nanoTime());
         Outcome o = run(

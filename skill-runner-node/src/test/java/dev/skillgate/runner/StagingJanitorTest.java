@@ -42,7 +42,10 @@ class StagingJanitorTest {
 
     /** The identity of a process that has really run and exited. */
     static OwnerRecord.Owner deadOwner() throws Exception {
-        Process p = new ProcessBuilder(TestSupport.node().toString(), "-e", "setTimeout(() => {}, 200)").start();
+        ProcessBuilder pb = new ProcessBuilder(TestSupport.node().toString(), "-e", "setTimeout(() => {}, 200)");
+        // The test JVM's environment carries planted NODE_OPTIONS; a helper node must not inherit it.
+        pb.environment().clear();
+        Process p = pb.start();
         String token = ProcessLiveness.tokenOf(p.toHandle());
         long pid = p.pid();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -147,12 +150,18 @@ class StagingJanitorTest {
     @Test
     void aDirectoryARunningProcessStillMentionsIsRetainedUntilThatProcessIsGone() throws Exception {
         Staging.StagedRun run = stage(deadOwner());
-        Process holder = new ProcessBuilder(
-                        TestSupport.node().toString(),
-                        "-e",
-                        "setTimeout(() => {}, 60000)",
-                        run.runDir().toString())
-                .start();
+        ProcessBuilder pb = new ProcessBuilder(
+                TestSupport.node().toString(),
+                "-e",
+                "setTimeout(() => {}, 60000)",
+                run.runDir().toString());
+        pb.environment().clear();
+        Process holder = pb.start();
+        // Wait until the holder really runs (its command line is readable), so the sweep cannot race its start.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (holder.info().commandLine().isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
         try {
             StagingJanitor.Report first = sweep();
             assertThat(first.retained())
