@@ -1,10 +1,13 @@
 /**
- * The direct-argv Node runner: runtime pinning, staging, fixed environment, bounded streams, deadlines, the envelope, the ProcessSupervisor SPI and the portable supervisor.
+ * The direct-argv Node runner: runtime pinning, private staging and its janitor, the fixed
+ * environment, bounded streams, deadlines, cancellation, the envelope, the ProcessSupervisor SPI and
+ * the portable supervisor.
  *
  * <p>Nothing here is a sandbox: a consented script runs with the host user's file and network access.
  */
 module dev.skillgate.runner {
     requires transitive dev.skillgate.model;
     requires transitive dev.skillgate.inspect;
-// Packages are exported here as they land; internal packages never are.
+
+    exports dev.skillgate.runner;
 }

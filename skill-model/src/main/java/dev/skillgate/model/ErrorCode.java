@@ -422,6 +422,8 @@ public enum ErrorCode {
     OUTPUT_NOT_JSON(ErrorGroup.EXECUTION, "The result is not one valid JSON value."),
     /** The result does not satisfy outputSchema. */
     OUTPUT_SCHEMA(ErrorGroup.EXECUTION, "The result does not satisfy `outputSchema`."),
+    /** The workspace is missing or not a directory. */
+    WORKSPACE_UNAVAILABLE(ErrorGroup.EXECUTION, "The workspace is missing or not a directory."),
     /** A descendant detached from the script's process group; the run is rejected. */
     DETACHED_DESCENDANTS(
             ErrorGroup.EXECUTION, "A descendant detached from the script's process group; the run is rejected."),

@@ -18,7 +18,11 @@ import java.util.Objects;
  * @param cleanup what was observed about the end of the tree
  * @param hardening the hardening layer that applied
  * @param elapsed monotonic time from spawn to the end of cleanup
- * @param detail a short, input-free explanation for failures (errno names, protocol faults); empty when none
+ * @param detail a short, input-free explanation for failures (errno names, protocol faults); empty when none.
+ *     For {@code SETUP_FAILED}, {@code SPAWN_FAILED} and {@code SUPERVISOR_FAILED} it may start with an
+ *     {@link dev.skillgate.model.ErrorCode} name of the RUNTIME, STAGING, EXECUTION or SUPERVISION group
+ *     followed by {@code ':'} (e.g. {@code "RUNTIME_MISMATCH: digest differs"}); the runner then reports
+ *     that code instead of its generic one
  */
 public record SupervisionResult(
         Outcome outcome,

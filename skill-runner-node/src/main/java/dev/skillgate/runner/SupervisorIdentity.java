@@ -7,6 +7,13 @@ import java.util.Objects;
  * apart from a later process reusing the pid (on Linux, field 22 of {@code /proc/PID/stat}), and
  * an attempt (fencing) token unique to this launch.
  *
+ * <p>The runner writes this identity into the staging directory's ownership record, which accepts
+ * tokens of 1–128 characters from {@code [A-Za-z0-9._:+-]}; other tokens make the recording fail
+ * (and so the launch). The staging janitor understands two start-token formats: {@code jdk:<epoch
+ * millis>} (from {@link ProcessHandle.Info#startInstant()}) and a bare decimal (field 22 of
+ * {@code /proc/PID/stat}); with any other format it cannot prove the owner dead and keeps the
+ * directory.
+ *
  * @param pid the owner's pid (the helper's, or the JVM's for the portable supervisor)
  * @param startTimeToken the owner's start time as the platform reports it
  * @param attemptToken a token unique to this launch attempt

@@ -1,0 +1,107 @@
+package dev.skillgate.runner;
+
+import dev.skillgate.model.ExecutionManifest;
+import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What to run: the consented captured bytes, their expected revision, the checked invocation bytes
+ * and the workspace. Everything is copied on construction (file contents too).
+ *
+ * <p>Shape checks only: the runner itself refuses, as envelopes, files that do not hash to the
+ * revision, a manifest whose files or entrypoint are not among them, an oversized invocation and a
+ * missing workspace. The caller is responsible for consent; the runner trusts that this request was
+ * approved.
+ *
+ * @param runId the run this execution belongs to
+ * @param manifest the checked execution manifest (entrypoint, timeout, output limit)
+ * @param files every captured file, bundle-relative path to content
+ * @param revision the revision the consent was bound to
+ * @param invocation the checked invocation JSON bytes written to stdin
+ * @param workspace the script's working directory (absolute)
+ * @param outputCheck decides whether stdout is an acceptable result
+ */
+public record NodeRunRequest(
+        RunId runId,
+        ExecutionManifest manifest,
+        Map<PortablePath, byte[]> files,
+        Revision revision,
+        byte[] invocation,
+        Path workspace,
+        OutputCheck outputCheck) {
+
+    public NodeRunRequest {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(manifest, "manifest");
+        Objects.requireNonNull(files, "files");
+        Objects.requireNonNull(revision, "revision");
+        Objects.requireNonNull(invocation, "invocation");
+        Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(outputCheck, "outputCheck");
+        TreeMap<PortablePath, byte[]> copy = new TreeMap<>();
+        for (Map.Entry<PortablePath, byte[]> e : files.entrySet()) {
+            copy.put(
+                    Objects.requireNonNull(e.getKey(), "path"),
+                    Objects.requireNonNull(e.getValue(), "content").clone());
+        }
+        files = Collections.unmodifiableMap(copy);
+        invocation = invocation.clone();
+        if (!workspace.isAbsolute()) {
+            throw new IllegalArgumentException("the workspace must be an absolute path");
+        }
+    }
+
+    /** The captured files; each content is a fresh copy. */
+    @Override
+    public Map<PortablePath, byte[]> files() {
+        TreeMap<PortablePath, byte[]> copy = new TreeMap<>();
+        files.forEach((k, v) -> copy.put(k, v.clone()));
+        return copy;
+    }
+
+    /** A copy of the invocation bytes. */
+    @Override
+    public byte[] invocation() {
+        return invocation.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof NodeRunRequest r)) {
+            return false;
+        }
+        if (!r.files.keySet().equals(files.keySet())) {
+            return false;
+        }
+        for (Map.Entry<PortablePath, byte[]> e : files.entrySet()) {
+            if (!Arrays.equals(e.getValue(), r.files.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return runId.equals(r.runId)
+                && manifest.equals(r.manifest)
+                && revision.equals(r.revision)
+                && Arrays.equals(invocation, r.invocation)
+                && workspace.equals(r.workspace)
+                && outputCheck.equals(r.outputCheck);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(runId, manifest, revision, workspace);
+    }
+
+    @Override
+    public String toString() {
+        // Never prints file contents or the invocation.
+        return "NodeRunRequest[run=" + runId + ", revision=" + revision + ", files=" + files.size() + ", invocation="
+                + invocation.length + "B]";
+    }
+}

@@ -1,0 +1,272 @@
+package dev.skillgate.runner;
+
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.RuntimeIdentity;
+import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.Text;
+import dev.skillgate.runner.internal.NodeFlags;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A pinned Node runtime: an absolute binary path, the exact version string it must print, and
+ * optionally the SHA-256 of the binary. Never looked up on {@code PATH}.
+ *
+ * <p>{@link #pinned} resolves the real path once (a configured {@code /usr/bin/node} is often a
+ * link); from then on only that real path is used, and it must not itself be a link. {@link #verify}
+ * runs before every launch: a regular file, not writable by group or others, executable; the exact
+ * version from {@code <node> --version} run with an empty environment (bounded output, 10 s
+ * timeout); and, when pinned, the digest of the file's bytes read through an open channel.
+ *
+ * <p>Not guaranteed: that the bytes hashed are the bytes later executed — a supervisor that starts
+ * the binary by path (the portable one) leaves a window in which the file can be replaced; the Linux
+ * supervisor executes the file descriptor it hashed. The version string is a misconfiguration check,
+ * not an identity: a hostile binary can print anything, which is why the digest exists. The JDK's
+ * launcher runs a file without an executable header through {@code /bin/sh}; pin the digest.
+ */
+public final class NodeRuntime {
+
+    /** How long {@code --version} may take. */
+    public static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
+
+    /** Most bytes of {@code --version} output read. */
+    static final int VERSION_OUTPUT_BYTES = 64;
+
+    private static final Pattern VERSION = Pattern.compile("v?([0-9]{1,4})\\.([0-9]{1,4})\\.([0-9]{1,4}).*");
+
+    private final RuntimeIdentity identity;
+
+    private NodeRuntime(RuntimeIdentity identity) {
+        this.identity = identity;
+    }
+
+    /** Pins a runtime by absolute path and exact version (as {@code node --version} prints it, e.g. {@code v20.20.2}). */
+    public static NodeRuntime pinned(Path absolutePath, String expectedVersion) {
+        return pin(absolutePath, expectedVersion, Optional.empty());
+    }
+
+    /** Pins a runtime by absolute path, exact version and the SHA-256 of the binary. */
+    public static NodeRuntime pinned(Path absolutePath, String expectedVersion, Sha256Digest sha256) {
+        return pin(absolutePath, expectedVersion, Optional.of(Objects.requireNonNull(sha256, "sha256")));
+    }
+
+    private static NodeRuntime pin(Path path, String version, Optional<Sha256Digest> digest) {
+        Objects.requireNonNull(path, "absolutePath");
+        Objects.requireNonNull(version, "expectedVersion");
+        // Validates absoluteness and the version's shape (InvalidValueException with RUNTIME_* codes).
+        new RuntimeIdentity(path, version, digest);
+        Path real;
+        try {
+            real = path.toRealPath();
+        } catch (IOException e) {
+            // Missing now: kept as given; verify() reports RUNTIME_UNAVAILABLE and never follows a link there.
+            real = path.normalize();
+        }
+        return new NodeRuntime(new RuntimeIdentity(real, version, digest));
+    }
+
+    /** The pinned identity; its executable is the real path resolved at pinning time. */
+    public RuntimeIdentity identity() {
+        return identity;
+    }
+
+    /** The real path that is verified and started. */
+    public Path executable() {
+        return identity.executable();
+    }
+
+    /** The outcome of {@link #verify()}. */
+    public sealed interface Verification permits Verified, Refused {}
+
+    /**
+     * The runtime answered as pinned.
+     *
+     * @param identity the verified identity
+     * @param major the major version, for the runner's flag choice
+     * @param minor the minor version
+     */
+    public record Verified(RuntimeIdentity identity, int major, int minor) implements Verification {
+        public Verified {
+            Objects.requireNonNull(identity, "identity");
+        }
+
+        /** The verified version string. */
+        public String version() {
+            return identity.version();
+        }
+    }
+
+    /**
+     * The runtime must not be used.
+     *
+     * @param reason {@code RUNTIME_UNAVAILABLE} or {@code RUNTIME_MISMATCH}
+     */
+    public record Refused(Diagnostic reason) implements Verification {
+        public Refused {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /** Verifies the runtime now. Never throws for an expected outcome. */
+    public Verification verify() {
+        Path exe = identity.executable();
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(exe, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return unavailable("the pinned Node binary does not exist");
+        } catch (IOException e) {
+            return unavailable(
+                    "the pinned Node binary cannot be examined: " + e.getClass().getSimpleName());
+        }
+        if (attrs.isSymbolicLink()) {
+            return unavailable("the pinned Node path is now a link; links are not followed after pinning");
+        }
+        if (!attrs.isRegularFile()) {
+            return unavailable("the pinned Node path is not a regular file");
+        }
+        try {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(exe, LinkOption.NOFOLLOW_LINKS);
+            if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+                return unavailable("the pinned Node binary is writable by other users");
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // No POSIX permissions on this file system: nothing to check.
+        }
+        if (!Files.isExecutable(exe)) {
+            return unavailable("the pinned Node binary is not executable");
+        }
+        if (identity.binaryDigest().isPresent()) {
+            Optional<byte[]> actual = hash(exe);
+            if (actual.isEmpty()) {
+                return unavailable("the pinned Node binary could not be read");
+            }
+            if (!identity.binaryDigest().get().matches(actual.get())) {
+                return mismatch("the Node binary's SHA-256 differs from the pinned digest");
+            }
+        }
+        return checkVersion(exe);
+    }
+
+    private Verification checkVersion(Path exe) {
+        ProcessBuilder pb = new ProcessBuilder(exe.toString(), "--version");
+        pb.environment().clear();
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.redirectInput(ProcessBuilder.Redirect.PIPE);
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            return unavailable(
+                    "the pinned Node binary does not run: " + e.getClass().getSimpleName());
+        }
+        try {
+            p.getOutputStream().close();
+            // Read the first bytes and discard the rest on another thread, so a chatty binary can never block on a
+            // full pipe while we wait for it to exit.
+            byte[][] head = {new byte[0]};
+            InputStream stdout = p.getInputStream();
+            Thread reader = new Thread(
+                    () -> {
+                        try (InputStream in = stdout) {
+                            byte[] first = in.readNBytes(VERSION_OUTPUT_BYTES + 1);
+                            synchronized (head) {
+                                head[0] = first;
+                            }
+                            in.transferTo(java.io.OutputStream.nullOutputStream());
+                        } catch (IOException e) {
+                            // What was read stays; an empty answer fails the comparison below.
+                        }
+                    },
+                    "skillgate-node-version");
+            reader.setDaemon(true);
+            reader.start();
+            if (!p.waitFor(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                return unavailable("the pinned Node binary did not answer --version in time");
+            }
+            reader.join(VERSION_TIMEOUT.toMillis());
+            byte[] out;
+            synchronized (head) {
+                out = head[0];
+            }
+            if (p.exitValue() != 0) {
+                return unavailable("the pinned Node binary failed --version (exit " + p.exitValue() + ")");
+            }
+            String text = new String(out, StandardCharsets.UTF_8);
+            if (out.length > VERSION_OUTPUT_BYTES || !text.endsWith("\n")) {
+                return mismatch("the Node binary printed an unexpected version: '" + Text.excerpt(text) + "'");
+            }
+            String version = text.substring(0, text.length() - 1);
+            if (!version.equals(identity.version())) {
+                return mismatch("the Node binary reports '" + Text.excerpt(version) + "', pinned '"
+                        + Text.excerpt(identity.version()) + "'");
+            }
+            Matcher m = VERSION.matcher(version);
+            if (!m.matches()) {
+                return mismatch("the Node version cannot be read");
+            }
+            int major = Integer.parseInt(m.group(1));
+            int minor = Integer.parseInt(m.group(2));
+            if (major < NodeFlags.MIN_MAJOR) {
+                return unavailable("Node " + NodeFlags.MIN_MAJOR + " or newer is required");
+            }
+            return new Verified(identity, major, minor);
+        } catch (IOException e) {
+            p.destroyForcibly();
+            return unavailable("the pinned Node binary's --version could not be read");
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            return unavailable("interrupted while verifying the Node binary");
+        }
+    }
+
+    private static Optional<byte[]> hash(Path exe) {
+        MessageDigest md = Sha256Digest.newMessageDigest();
+        try (FileChannel ch = FileChannel.open(exe, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+            while (ch.read(buf) >= 0) {
+                buf.flip();
+                md.update(buf);
+                buf.clear();
+            }
+            return Optional.of(md.digest());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Refused unavailable(String message) {
+        return new Refused(Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
+    }
+
+    private static Refused mismatch(String message) {
+        return new Refused(Diagnostic.error(ErrorCode.RUNTIME_MISMATCH, "", message));
+    }
+
+    @Override
+    public String toString() {
+        return "NodeRuntime[" + identity.executable() + ", " + identity.version()
+                + identity.binaryDigest().map(d -> ", " + d).orElse("") + "]";
+    }
+}

@@ -1,0 +1,355 @@
+package dev.skillgate.runner.internal;
+
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.HardeningLayer;
+import dev.skillgate.model.Limits;
+import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.ProcessExit;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.Text;
+import dev.skillgate.runner.ExecutionHandle;
+import dev.skillgate.runner.LaunchSpec;
+import dev.skillgate.runner.NodeRunRequest;
+import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.OwnershipRecorder;
+import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.runner.ProgressEvent;
+import dev.skillgate.runner.ProgressListener;
+import dev.skillgate.runner.ResourceCeilings;
+import dev.skillgate.runner.SupervisedRun;
+import dev.skillgate.runner.SupervisionListener;
+import dev.skillgate.runner.SupervisionResult;
+import dev.skillgate.runner.SupervisorCapabilities;
+import dev.skillgate.runner.SupervisorIdentity;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** One execution: the launch sequence of {@code NodeRunner} on its own daemon thread. */
+public final class RunExecution implements ExecutionHandle {
+
+    /** Slack beyond deadline + grace + kill deadline before the runner gives up on a supervisor. */
+    static final Duration WATCHDOG_SLACK = Duration.ofSeconds(10);
+
+    private final NodeRunRequest request;
+    private final NodeRuntime runtime;
+    private final ProcessSupervisor supervisor;
+    private final Path dataDirectory;
+    private final boolean acceptUnproven;
+    private final ProgressListener listener;
+    private final long startNanos = System.nanoTime();
+    private final CompletableFuture<ExecutionEnvelope> envelope = new CompletableFuture<>();
+    private final AtomicReference<SupervisedRun> run = new AtomicReference<>();
+    private final AtomicReference<ErrorCode> recorderRefusal = new AtomicReference<>();
+    private volatile boolean cancelled;
+    private volatile boolean recorded;
+
+    private RunExecution(
+            NodeRunRequest request,
+            NodeRuntime runtime,
+            ProcessSupervisor supervisor,
+            Path dataDirectory,
+            boolean acceptUnproven,
+            ProgressListener listener) {
+        this.request = request;
+        this.runtime = runtime;
+        this.supervisor = supervisor;
+        this.dataDirectory = dataDirectory;
+        this.acceptUnproven = acceptUnproven;
+        this.listener = listener;
+    }
+
+    /** Starts the launch sequence on a new daemon thread. */
+    public static RunExecution start(
+            NodeRunRequest request,
+            NodeRuntime runtime,
+            ProcessSupervisor supervisor,
+            Path dataDirectory,
+            boolean acceptUnproven,
+            ProgressListener listener) {
+        RunExecution ex = new RunExecution(request, runtime, supervisor, dataDirectory, acceptUnproven, listener);
+        Thread t = new Thread(ex::execute, "skillgate-run-" + request.runId());
+        t.setDaemon(true);
+        t.start();
+        return ex;
+    }
+
+    @Override
+    public RunId runId() {
+        return request.runId();
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        SupervisedRun r = run.get();
+        if (r != null) {
+            r.cancel();
+        }
+    }
+
+    @Override
+    public CompletionStage<ExecutionEnvelope> envelope() {
+        return envelope.minimalCompletionStage();
+    }
+
+    private void execute() {
+        try {
+            ExecutionEnvelope e = executeChecked();
+            emit(new ProgressEvent.Settled(e.status()));
+            envelope.complete(e);
+        } catch (Throwable t) {
+            envelope.completeExceptionally(t);
+        }
+    }
+
+    private ExecutionEnvelope executeChecked() throws InterruptedException {
+        Optional<Revision> revision = Optional.of(request.revision());
+        if (cancelled) {
+            return refused(ErrorCode.EXEC_ABORTED, "the run was aborted before staging");
+        }
+        SupervisorCapabilities caps = supervisor.capabilities();
+        if (!caps.available()) {
+            return refused(
+                    ErrorCode.SUPERVISOR_UNAVAILABLE, "the supervisor cannot run here: " + Text.excerpt(caps.detail()));
+        }
+        if (!caps.provesCleanup() && !acceptUnproven) {
+            return refused(
+                    ErrorCode.PROCESS_OWNERSHIP_UNSUPPORTED,
+                    "the supervisor cannot prove cleanup and the host did not opt in to unproven cleanup");
+        }
+        Map<PortablePath, byte[]> files = request.files();
+        if (!Revision.compute(files).equals(request.revision())) {
+            return refused(ErrorCode.CAPTURE_REVISION_MISMATCH, "the files do not hash to the expected revision");
+        }
+        for (PortablePath p : request.manifest().files()) {
+            if (!files.containsKey(p)) {
+                return refused(
+                        ErrorCode.CAPTURE_FILE_MISSING, p.value(), "a manifest file is not among the captured files");
+            }
+        }
+        if (request.invocation().length > Limits.INVOCATION_BYTES) {
+            return refused(ErrorCode.JSON_TOO_LARGE, "the invocation exceeds " + Limits.INVOCATION_BYTES + " bytes");
+        }
+        Path cwd;
+        try {
+            if (!Files.isDirectory(request.workspace())) {
+                return refused(ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace is not a directory");
+            }
+            cwd = request.workspace().toRealPath();
+        } catch (IOException e) {
+            return refused(ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace cannot be resolved");
+        }
+
+        NodeRuntime.Verification verification = runtime.verify();
+        if (verification instanceof NodeRuntime.Refused r) {
+            return refusedWith(List.of(r.reason()), Optional.empty());
+        }
+        NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
+        if (cancelled) {
+            return refused(ErrorCode.EXEC_ABORTED, "the run was aborted before staging");
+        }
+
+        Staging.StagedRun staged;
+        try {
+            staged = Staging.stage(
+                    dataDirectory,
+                    request.runId(),
+                    files,
+                    new OwnerRecord.Owner(ProcessHandle.current().pid(), ProcessLiveness.currentJvmToken()),
+                    Staging.newAttempt());
+        } catch (StagingException e) {
+            return refused(e.code(), e.getMessage());
+        }
+        emit(new ProgressEvent.Staged(staged.runDir()));
+        if (cancelled) {
+            return refusedAfterStaging(staged, ErrorCode.EXEC_ABORTED, "the run was aborted before spawn");
+        }
+        Optional<Diagnostic> tampered = staged.verify(request.revision(), files.size());
+        if (tampered.isPresent()) {
+            return refusedAfterStaging(staged, tampered.get());
+        }
+
+        List<String> args = new ArrayList<>(NodeFlags.forVersion(verified.major(), verified.minor()));
+        args.add(staged.staged(request.manifest().entrypoint()).toString());
+        OwnershipRecorder recorder = identity -> recordOwnership(staged, identity, files.size());
+        LaunchSpec spec = new LaunchSpec(
+                request.runId(),
+                runtime.executable(),
+                runtime.identity().binaryDigest(),
+                args,
+                cwd,
+                ChildEnvironment.forRun(staged.home(), staged.tmp()),
+                request.invocation(),
+                request.manifest().maxOutputBytes().bytes(),
+                Limits.STDERR_BYTES,
+                request.manifest().timeout().toDuration(),
+                Duration.ofMillis(Limits.TERMINATION_GRACE_MILLIS),
+                LaunchSpec.DEFAULT_KILL_DEADLINE,
+                ResourceCeilings.NONE,
+                recorder);
+
+        SupervisionResult result = supervise(spec);
+        EnvelopeMapper.Decision decision = EnvelopeMapper.decide(
+                result,
+                new EnvelopeMapper.Expectations(
+                        recorded, Optional.ofNullable(recorderRefusal.get()), spec.stdoutLimit(), spec.stderrLimit()),
+                request.outputCheck());
+        Optional<Path> retained = Optional.of(staged.runDir());
+        if (decision.mayRemoveStaging() && staged.remove().isEmpty()) {
+            retained = Optional.empty();
+        }
+        return decision.toEnvelope(request.runId(), revision, Optional.of(verified.version()), elapsed(), retained);
+    }
+
+    private SupervisionResult supervise(LaunchSpec spec) throws InterruptedException {
+        SupervisedRun r;
+        try {
+            r = supervisor.launch(spec, bridge());
+        } catch (RuntimeException e) {
+            // A supervisor must not throw; whether it started anything is unknown unless it never asked to record
+            // ownership.
+            return failedSupervisor(
+                    "SUPERVISOR_UNAVAILABLE: launch threw " + e.getClass().getSimpleName());
+        }
+        run.set(r);
+        if (cancelled) {
+            r.cancel();
+        }
+        Duration watchdog = spec.wallTimeout()
+                .plus(spec.terminationGrace())
+                .plus(spec.killDeadline())
+                .plus(WATCHDOG_SLACK);
+        try {
+            return r.result().toCompletableFuture().get(watchdog.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            r.cancel();
+            return failedSupervisor("SUPERVISOR_DIED: no result before the runner's watchdog");
+        } catch (ExecutionException e) {
+            return failedSupervisor("SUPERVISOR_DIED: the supervisor's result failed");
+        }
+    }
+
+    private SupervisionResult failedSupervisor(String detail) {
+        if (!recorded) {
+            return new SupervisionResult(
+                    SupervisionResult.Outcome.SETUP_FAILED,
+                    ProcessExit.notObserved(),
+                    new byte[0],
+                    new byte[0],
+                    SupervisionResult.CleanupEvidence.nothingStarted(),
+                    HardeningLayer.NONE,
+                    Duration.ZERO,
+                    detail);
+        }
+        return new SupervisionResult(
+                SupervisionResult.Outcome.SUPERVISOR_FAILED,
+                ProcessExit.notObserved(),
+                new byte[0],
+                new byte[0],
+                SupervisionResult.CleanupEvidence.unproven(0, false),
+                HardeningLayer.NONE,
+                Duration.ZERO,
+                detail);
+    }
+
+    private void recordOwnership(Staging.StagedRun staged, SupervisorIdentity identity, int fileCount)
+            throws IOException {
+        if (cancelled) {
+            throw refuse(ErrorCode.EXEC_ABORTED);
+        }
+        try {
+            staged.recordSupervisor(identity);
+        } catch (IOException e) {
+            throw refuse(ErrorCode.STAGING_FAILED);
+        }
+        if (staged.verify(request.revision(), fileCount).isPresent()) {
+            throw refuse(ErrorCode.STAGING_TAMPERED);
+        }
+        if (cancelled) {
+            throw refuse(ErrorCode.EXEC_ABORTED);
+        }
+        recorded = true;
+    }
+
+    private IOException refuse(ErrorCode code) {
+        recorderRefusal.compareAndSet(null, code);
+        return new IOException("launch refused before spawn: " + code);
+    }
+
+    private SupervisionListener bridge() {
+        return new SupervisionListener() {
+            @Override
+            public void started(long childPid) {
+                emit(new ProgressEvent.Started(childPid));
+            }
+
+            @Override
+            public void outputBytes(long stdoutBytes, long stderrBytes) {
+                emit(new ProgressEvent.OutputBytes(stdoutBytes, stderrBytes));
+            }
+
+            @Override
+            public void terminating(SupervisionResult.Outcome reason) {
+                emit(new ProgressEvent.Terminating(reason));
+            }
+        };
+    }
+
+    private void emit(ProgressEvent event) {
+        try {
+            listener.onEvent(event);
+        } catch (RuntimeException e) {
+            // A faulty listener never changes the outcome.
+        }
+    }
+
+    private ExecutionEnvelope refusedAfterStaging(Staging.StagedRun staged, ErrorCode code, String message) {
+        return refusedAfterStaging(staged, Diagnostic.error(code, "", message));
+    }
+
+    private ExecutionEnvelope refusedAfterStaging(Staging.StagedRun staged, Diagnostic reason) {
+        Optional<Path> retained = staged.remove().isPresent() ? Optional.of(staged.runDir()) : Optional.empty();
+        return refusedWith(List.of(reason), retained);
+    }
+
+    private ExecutionEnvelope refused(ErrorCode code, String message) {
+        return refused(code, "", message);
+    }
+
+    private ExecutionEnvelope refused(ErrorCode code, String location, String message) {
+        return refusedWith(List.of(Diagnostic.error(code, location, message)), Optional.empty());
+    }
+
+    private ExecutionEnvelope refusedWith(List<Diagnostic> errors, Optional<Path> retained) {
+        return new EnvelopeMapper.Decision(
+                        ExecutionStatus.REFUSED,
+                        errors,
+                        Optional.empty(),
+                        dev.skillgate.model.CleanupStatus.NOT_STARTED,
+                        0,
+                        false,
+                        ProcessExit.notObserved(),
+                        HardeningLayer.NONE)
+                .toEnvelope(request.runId(), Optional.of(request.revision()), Optional.empty(), elapsed(), retained);
+    }
+
+    private Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+}

@@ -1,0 +1,130 @@
+package dev.skillgate.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.InvalidValueException;
+import dev.skillgate.model.Sha256Digest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NodeRuntimeTest {
+
+    @TempDir
+    Path dir;
+
+    static ErrorCode refusal(NodeRuntime.Verification v) {
+        assertThat(v).isInstanceOf(NodeRuntime.Refused.class);
+        return ((NodeRuntime.Refused) v).reason().code();
+    }
+
+    Path script(String name, String body) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return p;
+    }
+
+    @Test
+    void theRealNodeVerifiesWithItsExactVersion() {
+        NodeRuntime.Verification v = TestSupport.runtime().verify();
+        assertThat(v).isInstanceOf(NodeRuntime.Verified.class);
+        NodeRuntime.Verified ok = (NodeRuntime.Verified) v;
+        assertThat(ok.version()).isEqualTo(TestSupport.nodeVersion());
+        assertThat(ok.major()).isGreaterThanOrEqualTo(18);
+    }
+
+    @Test
+    void aDifferentVersionIsAMismatchWithNoFallback() {
+        assertThat(refusal(NodeRuntime.pinned(TestSupport.node(), "v18.0.0").verify()))
+                .isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+        String actual = TestSupport.nodeVersion();
+        assertThat(refusal(NodeRuntime.pinned(TestSupport.node(), actual.substring(1))
+                        .verify()))
+                .isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+    }
+
+    @Test
+    void theDigestIsCheckedOverTheFileBytes() throws Exception {
+        byte[] bytes = Files.readAllBytes(TestSupport.node().toRealPath());
+        Sha256Digest right = Sha256Digest.hash(bytes);
+        assertThat(NodeRuntime.pinned(TestSupport.node(), TestSupport.nodeVersion(), right)
+                        .verify())
+                .isInstanceOf(NodeRuntime.Verified.class);
+        Sha256Digest wrong = Sha256Digest.hash(new byte[] {1});
+        assertThat(refusal(NodeRuntime.pinned(TestSupport.node(), TestSupport.nodeVersion(), wrong)
+                        .verify()))
+                .isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+    }
+
+    @Test
+    void aBinaryThatPrintsTheRightVersionIsCaughtByItsDigest() throws Exception {
+        Path fake = script("node", "echo v20.20.2");
+        assertThat(NodeRuntime.pinned(fake, "v20.20.2").verify()).isInstanceOf(NodeRuntime.Verified.class);
+        Sha256Digest realNode =
+                Sha256Digest.hash(Files.readAllBytes(TestSupport.node().toRealPath()));
+        assertThat(refusal(NodeRuntime.pinned(fake, "v20.20.2", realNode).verify()))
+                .isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+    }
+
+    @Test
+    void versionIsAskedWithAnEmptyEnvironment() throws Exception {
+        // Prints the pinned version only when it sees no HOME, no PATH export and no canary.
+        Path probe = script(
+                "node-env-probe",
+                "if [ -z \"$HOME\" ] && [ -z \"$SKILLGATE_CANARY_SECRET\" ] && [ -z \"$NODE_OPTIONS\" ]; then echo v20.0.0;"
+                        + " else echo leaked; fi");
+        assertThat(NodeRuntime.pinned(probe, "v20.0.0").verify()).isInstanceOf(NodeRuntime.Verified.class);
+    }
+
+    @Test
+    void missingNotRegularWritableFailingOrOldRuntimesAreUnavailable() throws Exception {
+        assertThat(refusal(NodeRuntime.pinned(dir.resolve("absent"), "v20.0.0").verify()))
+                .isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        assertThat(refusal(NodeRuntime.pinned(dir, "v20.0.0").verify())).isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        Path writable = script("writable", "echo v20.0.0");
+        Files.setPosixFilePermissions(writable, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(refusal(NodeRuntime.pinned(writable, "v20.0.0").verify())).isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        assertThat(refusal(
+                        NodeRuntime.pinned(script("fails", "exit 3"), "v20.0.0").verify()))
+                .isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        assertThat(refusal(NodeRuntime.pinned(script("old", "echo v16.20.0"), "v16.20.0")
+                        .verify()))
+                .isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        assertThat(refusal(NodeRuntime.pinned(script("chatty", "yes v20.0.0 | head -c 100000"), "v20.0.0")
+                        .verify()))
+                .isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+    }
+
+    @Test
+    void relativePathsAndMalformedVersionsAreRejectedAtPinning() {
+        assertThatThrownBy(() -> NodeRuntime.pinned(Path.of("node"), "v20.0.0"))
+                .isInstanceOf(InvalidValueException.class)
+                .extracting(e -> ((InvalidValueException) e).code())
+                .isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        assertThatThrownBy(() -> NodeRuntime.pinned(TestSupport.node(), "latest"))
+                .isInstanceOf(InvalidValueException.class);
+    }
+
+    @Test
+    void aLinkIsResolvedOnceAtPinningAndNeverFollowedAgain() throws Exception {
+        Path real = script("real-node", "echo v20.1.0");
+        Path other = script("other-node", "echo v20.9.9");
+        Path link = dir.resolve("node-link");
+        Files.createSymbolicLink(link, real);
+        NodeRuntime pinned = NodeRuntime.pinned(link, "v20.1.0");
+        assertThat(pinned.executable()).isEqualTo(real.toRealPath());
+        Files.delete(link);
+        Files.createSymbolicLink(link, other);
+        assertThat(pinned.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        // Pinned at a path that is missing now and later becomes a link: refused, not followed.
+        Path later = dir.resolve("later");
+        NodeRuntime missing = NodeRuntime.pinned(later, "v20.1.0");
+        Files.createSymbolicLink(later, real);
+        assertThat(refusal(missing.verify())).isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+    }
+}
