@@ -168,7 +168,8 @@ public final class YamlFrontmatter {
             text.append(context.strip()).append(": ");
         }
         text.append(problem == null ? "malformed YAML" : problem.strip());
-        return shortText(text.toString());
+        // SnakeYAML spells a tab "\\t(TAB)"; the reference's parser says "\\t".
+        return shortText(text.toString().replace("\\t(TAB)", "\\t"));
     }
 
     private static String shortText(String message) {
