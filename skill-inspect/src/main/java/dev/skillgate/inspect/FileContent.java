@@ -1,6 +1,7 @@
 package dev.skillgate.inspect;
 
 import dev.skillgate.model.PortablePath;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -57,6 +58,21 @@ public final class FileContent {
     /** The strictly decoded UTF-8 text, for a text read; empty for a binary read. */
     public Optional<String> text() {
         return Optional.ofNullable(text);
+    }
+
+    /** Equal when path, bytes, identity and text are equal. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FileContent c
+                && path.equals(c.path)
+                && Arrays.equals(bytes, c.bytes)
+                && identity.equals(c.identity)
+                && Objects.equals(text, c.text);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(path, Arrays.hashCode(bytes), identity, text);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import dev.skillgate.inspect.internal.HostExtensions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -135,6 +136,22 @@ public final class SkillDocument {
 
     private Optional<String> text(String key) {
         return fields.get(key).flatMap(FrontmatterValue::asText);
+    }
+
+    /** Equal when the bytes, file name and every parsed part are equal. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SkillDocument d
+                && Arrays.equals(bytes, d.bytes)
+                && fileName.equals(d.fileName)
+                && frontmatterText.equals(d.frontmatterText)
+                && body.equals(d.body)
+                && fields.equals(d.fields);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(Arrays.hashCode(bytes), fileName, frontmatterText, body, fields);
     }
 
     @Override
