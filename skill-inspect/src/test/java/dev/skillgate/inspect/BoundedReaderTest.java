@@ -157,7 +157,8 @@ class BoundedReaderTest {
         assertThat(resized.sameFileAs(first)).isTrue();
         Path other = Bundles.write(root.resolve("other"), "one"); // created first: a different inode
         Files.move(other, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        FileIdentity replaced = reader.identify(PortablePath.of("s.mjs")).value().orElseThrow();
+        FileIdentity replaced =
+                reader.identify(PortablePath.of("s.mjs")).value().orElseThrow();
         assertThat(replaced.sameFileAs(first)).isFalse();
     }
 

@@ -34,8 +34,9 @@ class HostileInputsTest {
     private ValidationReport expect(Path dir, ErrorCode code) {
         for (ValidationProfile p : ValidationProfile.values()) {
             ValidationReport r = SkillValidator.validate(dir, p);
-            assertThat(r.diagnostics()).as("%s %s", p, r.diagnostics()).anySatisfy(d -> assertThat(d.code())
-                    .isEqualTo(code));
+            assertThat(r.diagnostics())
+                    .as("%s %s", p, r.diagnostics())
+                    .anySatisfy(d -> assertThat(d.code()).isEqualTo(code));
             assertThat(r.portable()).isFalse();
             assertThat(r.loadable()).isFalse();
         }
@@ -51,8 +52,10 @@ class HostileInputsTest {
         ValidationReport r = expect(dir, ErrorCode.READ_NOT_REGULAR);
         assertThat(r.diagnostics().get(0).message()).contains("FIFO").contains("not opened");
         DiscoveryResult found = SkillDiscovery.discover(DiscoveryOptions.of(List.of(root)));
-        assertThat(found.rejected()).singleElement().satisfies(rep -> assertThat(rep.has(ErrorCode.READ_NOT_REGULAR))
-                .isTrue());
+        assertThat(found.rejected())
+                .singleElement()
+                .satisfies(
+                        rep -> assertThat(rep.has(ErrorCode.READ_NOT_REGULAR)).isTrue());
     }
 
     @Test
@@ -77,13 +80,15 @@ class HostileInputsTest {
         Path link = Files.createSymbolicLink(skills.resolve("linked-skill"), real);
         for (ValidationProfile p : ValidationProfile.values()) {
             ValidationReport r = SkillValidator.validate(link, p);
-            assertThat(r.portableErrors()).singleElement().satisfies(d -> assertThat(d.code())
-                    .isEqualTo(ErrorCode.LAYOUT_LINK));
+            assertThat(r.portableErrors())
+                    .singleElement()
+                    .satisfies(d -> assertThat(d.code()).isEqualTo(ErrorCode.LAYOUT_LINK));
         }
         DiscoveryResult found = SkillDiscovery.discover(DiscoveryOptions.of(List.of(skills)));
         assertThat(found.skills()).isEmpty();
-        assertThat(found.diagnostics()).singleElement().satisfies(d -> assertThat(d.code())
-                .isEqualTo(ErrorCode.LAYOUT_LINK));
+        assertThat(found.diagnostics())
+                .singleElement()
+                .satisfies(d -> assertThat(d.code()).isEqualTo(ErrorCode.LAYOUT_LINK));
     }
 
     @Test
@@ -112,8 +117,9 @@ class HostileInputsTest {
             ValidationReport r = SkillValidator.validate(dir, p);
             // The reference profile refuses flow collections first; the strict profile reaches the bound.
             ErrorCode expected = p == ValidationProfile.STRICT ? ErrorCode.FM_DEPTH : ErrorCode.FM_YAML;
-            assertThat(r.portableErrors()).singleElement().satisfies(d -> assertThat(d.code())
-                    .isEqualTo(expected));
+            assertThat(r.portableErrors())
+                    .singleElement()
+                    .satisfies(d -> assertThat(d.code()).isEqualTo(expected));
         }
         StringBuilder block = new StringBuilder("name: deep\ndescription: d\nx:\n");
         for (int i = 1; i <= 40; i++) {
@@ -126,13 +132,15 @@ class HostileInputsTest {
 
     @Test
     void aliasBombIsRefused() {
-        String bomb = "name: bomb\ndescription: d\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
-                + "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
-                + "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n";
+        String bomb =
+                "name: bomb\ndescription: d\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+                        + "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+                        + "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n";
         Path dir = Bundles.skill(root, "bomb", skillMd(bomb));
         ValidationReport strict = SkillValidator.validate(dir, ValidationProfile.STRICT);
-        assertThat(strict.portableErrors()).singleElement().satisfies(d -> assertThat(d.code())
-                .isEqualTo(ErrorCode.FM_ALIAS));
+        assertThat(strict.portableErrors())
+                .singleElement()
+                .satisfies(d -> assertThat(d.code()).isEqualTo(ErrorCode.FM_ALIAS));
         String blockBomb = "name: bomb\ndescription: d\na: &a\n  - lol\nb:\n  - *a\n  - *a\n";
         expect(Bundles.skill(root.resolve("2"), "bomb", skillMd(blockBomb)), ErrorCode.FM_ALIAS);
     }
@@ -160,7 +168,9 @@ class HostileInputsTest {
         ValidationReport r = expect(
                 Bundles.skill(root, "nul", "---\nname: nul\ndescription: a\u0000b\n---\nbody"), ErrorCode.FM_ENCODING);
         assertThat(r.diagnostics().get(0).message()).contains("NUL");
-        expect(Bundles.skill(root.resolve("2"), "nul", skillMd("name: nul\ndescription: d") + "\u0000"), ErrorCode.FM_ENCODING);
+        expect(
+                Bundles.skill(root.resolve("2"), "nul", skillMd("name: nul\ndescription: d") + "\u0000"),
+                ErrorCode.FM_ENCODING);
     }
 
     @Test

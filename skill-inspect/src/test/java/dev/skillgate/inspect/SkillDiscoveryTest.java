@@ -32,8 +32,8 @@ class SkillDiscoveryTest {
     @Test
     void optionsRejectOutOfRangeValuesInsteadOfClamping() {
         assertThatThrownBy(() -> DiscoveryOptions.builder().maxDepth(0))
-                .isInstanceOfSatisfying(InvalidValueException.class, e -> assertThat(e.code())
-                        .isEqualTo(ErrorCode.LIMIT_OUT_OF_RANGE));
+                .isInstanceOfSatisfying(
+                        InvalidValueException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.LIMIT_OUT_OF_RANGE));
         assertThatThrownBy(() -> DiscoveryOptions.builder().maxDepth(17)).isInstanceOf(InvalidValueException.class);
         assertThatThrownBy(() -> DiscoveryOptions.builder().maxEntriesPerRoot(0))
                 .isInstanceOf(InvalidValueException.class);
@@ -57,11 +57,12 @@ class SkillDiscoveryTest {
     @Test
     void depthBoundIsHonouredAndReported() {
         Bundles.valid(root.resolve("a/b"), "deep-skill"); // skill directory at depth 3
-        DiscoveryResult shallow = discover(
-                DiscoveryOptions.builder().root(root).maxDepth(2).build());
+        DiscoveryResult shallow =
+                discover(DiscoveryOptions.builder().root(root).maxDepth(2).build());
         assertThat(shallow.skills()).isEmpty();
         assertThat(codes(shallow.diagnostics())).containsExactly(ErrorCode.LAYOUT_WALK_LIMIT);
-        DiscoveryResult deep = discover(DiscoveryOptions.builder().root(root).maxDepth(3).build());
+        DiscoveryResult deep =
+                discover(DiscoveryOptions.builder().root(root).maxDepth(3).build());
         assertThat(deep.skills()).extracting(DiscoveredSkill::name).containsExactly("deep-skill");
         assertThat(deep.skills().get(0).relativePath()).isEqualTo("a/b/deep-skill");
         assertThat(deep.diagnostics()).isEmpty();
@@ -88,7 +89,9 @@ class SkillDiscoveryTest {
         }
         DiscoveryResult first = discover(DiscoveryOptions.of(List.of(root)));
         DiscoveryResult second = discover(DiscoveryOptions.of(List.of(root)));
-        assertThat(first.skills()).extracting(DiscoveredSkill::name).containsExactly("Beta-dir", "alpha", "mid", "zeta");
+        assertThat(first.skills())
+                .extracting(DiscoveredSkill::name)
+                .containsExactly("Beta-dir", "alpha", "mid", "zeta");
         assertThat(second).isEqualTo(first);
     }
 
@@ -120,8 +123,7 @@ class SkillDiscoveryTest {
         Path real = Files.createDirectories(root.resolve("real"));
         Path link = Files.createSymbolicLink(root.resolve("link"), real);
         Path file = Bundles.write(root.resolve("file"), "x");
-        DiscoveryResult result = discover(
-                DiscoveryOptions.of(List.of(root.resolve("missing"), link, file)));
+        DiscoveryResult result = discover(DiscoveryOptions.of(List.of(root.resolve("missing"), link, file)));
         assertThat(codes(result.diagnostics()))
                 .containsExactly(ErrorCode.LAYOUT_PATH, ErrorCode.LAYOUT_LINK, ErrorCode.LAYOUT_DIR);
     }
@@ -131,10 +133,12 @@ class SkillDiscoveryTest {
         Bundles.skill(root, "a-dir", skillMd("name: dup\ndescription: first"));
         Bundles.skill(root, "b-dir", skillMd("name: dup\ndescription: second"));
         DiscoveryResult result = discover(DiscoveryOptions.of(List.of(root)));
-        assertThat(result.skills()).singleElement().satisfies(s -> assertThat(s.description())
-                .isEqualTo("first"));
-        assertThat(result.shadowed()).singleElement().satisfies(s -> assertThat(s.rootIndex())
-                .isZero());
+        assertThat(result.skills())
+                .singleElement()
+                .satisfies(s -> assertThat(s.description()).isEqualTo("first"));
+        assertThat(result.shadowed())
+                .singleElement()
+                .satisfies(s -> assertThat(s.rootIndex()).isZero());
     }
 
     @Test
@@ -176,12 +180,19 @@ class SkillDiscoveryTest {
     void resourcesResolveUnderTheSkillDirectory() {
         Path dir = Bundles.valid(root, "with-refs");
         Bundles.write(dir.resolve("references/REFERENCE.md"), "details");
-        DiscoveredSkill skill = discover(DiscoveryOptions.of(List.of(root))).skills().get(0);
+        DiscoveredSkill skill =
+                discover(DiscoveryOptions.of(List.of(root))).skills().get(0);
         assertThat(skill.directory()).contains(dir.toAbsolutePath().normalize());
         BoundedReader reader = skill.resources(1024).orElseThrow();
-        assertThat(reader.readText("references/REFERENCE.md", 100).value().orElseThrow().text())
+        assertThat(reader.readText("references/REFERENCE.md", 100)
+                        .value()
+                        .orElseThrow()
+                        .text())
                 .contains("details");
-        assertThat(reader.readText("../with-refs/SKILL.md", 100).diagnostic().orElseThrow().code())
+        assertThat(reader.readText("../with-refs/SKILL.md", 100)
+                        .diagnostic()
+                        .orElseThrow()
+                        .code())
                 .isEqualTo(ErrorCode.PATH_TRAVERSAL);
     }
 

@@ -55,7 +55,8 @@ class SkillDocumentTest {
     @Test
     void scalarsAreTextNeverTyped() {
         ValidationReport r = strict(
-                skillMd("name: 123\ndescription: 1e3\nlicense: null\ncompatibility: ~\nmetadata:\n  on: yes\n  n: 0x1F"),
+                skillMd(
+                        "name: 123\ndescription: 1e3\nlicense: null\ncompatibility: ~\nmetadata:\n  on: yes\n  n: 0x1F"),
                 "123");
         SkillDocument doc = r.document().orElseThrow();
         assertThat(doc.name()).contains("123");
