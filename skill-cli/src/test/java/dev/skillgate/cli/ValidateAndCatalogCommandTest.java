@@ -193,6 +193,17 @@ class ValidateAndCatalogCommandTest {
     }
 
     @Test
+    void terminalControlsFromSkillsAreEscapedInTextOutput() throws IOException {
+        Path dir = skill("evil", "name: \"evil\\e[2J\\x9b31m\"\ndescription: \"d\\e]0;title\\a\"");
+        assertThat(run("catalog", root.toString())).isZero();
+        assertThat(stdout()).contains("evil\\u001B[2J").doesNotContain("\u001b").doesNotContain("\u009b");
+        assertThat(run("catalog", "--prompt", root.toString())).isZero();
+        assertThat(stdout()).doesNotContain("\u001b").doesNotContain("\u009b").doesNotContain("\u0007");
+        assertThat(run("validate", dir.toString())).isEqualTo(1);
+        assertThat(stdout() + stderr()).doesNotContain("\u001b");
+    }
+
+    @Test
     void emptyCatalogPromptPrintsNothing() throws IOException {
         Path empty = Files.createDirectories(root.resolve("none"));
         assertThat(run("catalog", "--prompt", empty.toString())).isZero();

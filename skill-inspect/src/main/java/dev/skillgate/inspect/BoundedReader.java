@@ -42,7 +42,8 @@ public final class BoundedReader {
      * A reader for the skill directory {@code skillRoot} with a total budget of {@code
      * totalByteBudget} bytes across all reads. A relative root is resolved against the working
      * directory once, now. Problems with the root itself (missing, a link, not a directory) are
-     * returned by every read.
+     * returned by every read. A negative budget is a programming error ({@link
+     * IllegalArgumentException}).
      */
     public static BoundedReader forRoot(Path skillRoot, long totalByteBudget) {
         return new BoundedReader(ReaderCore.open(skillRoot, List.of(), totalByteBudget));
@@ -68,7 +69,10 @@ public final class BoundedReader {
         return core.remaining();
     }
 
-    /** Reads the file at {@code path} as bytes, at most {@code maxBytes}. */
+    /**
+     * Reads the file at {@code path} as bytes, at most {@code maxBytes} (0 to {@code
+     * Integer.MAX_VALUE - 1}; anything else is a programming error, {@link IllegalArgumentException}).
+     */
     public ReadOutcome<FileContent> readBytes(PortablePath path, int maxBytes) {
         return read(path, maxBytes, false);
     }

@@ -14,21 +14,28 @@ import java.util.Objects;
  * InvalidValueException} ({@code LIMIT_OUT_OF_RANGE}), never clamped.
  */
 public final class DiscoveryOptions {
-    /** Fewest and most roots. */
+    /** Fewest roots. */
     public static final int MIN_ROOTS = 1;
 
+    /** Most roots. */
     public static final int MAX_ROOTS = 64;
 
-    /** Range and default of {@link #maxDepth()}. */
+    /** Smallest {@link #maxDepth()}: direct children of a root only. */
     public static final int MIN_DEPTH = 1;
 
+    /** Largest {@link #maxDepth()}. */
     public static final int MAX_DEPTH = 16;
+
+    /** Default {@link #maxDepth()}. */
     public static final int DEFAULT_DEPTH = 4;
 
-    /** Range and default of {@link #maxEntriesPerRoot()}. */
+    /** Smallest {@link #maxEntriesPerRoot()}. */
     public static final int MIN_ENTRIES = 1;
 
+    /** Largest {@link #maxEntriesPerRoot()}. */
     public static final int MAX_ENTRIES = 1_000_000;
+
+    /** Default {@link #maxEntriesPerRoot()}. */
     public static final int DEFAULT_ENTRIES = 20_000;
 
     private final List<Path> roots;

@@ -17,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>{@link #prompt()} renders the {@code <available_skills>} block the standard's reference tooling
  * produces, with every value escaped — the name, the description <em>and</em> the location (the
- * reference leaves the location unescaped) — and characters XML cannot carry replaced by U+FFFD.
+ * reference leaves the location unescaped) — and control characters other than tab, LF and CR (which XML cannot carry or discourages)
+ * replaced by U+FFFD.
  * Values are the trimmed frontmatter text: a description may carry prompt injection and is quoted as
  * data, not vetted. {@link #toJson()} renders the same entries as JSON. A catalog is a value: it
  * reads nothing and runs nothing.
@@ -113,7 +114,8 @@ public final class SkillCatalog {
     /**
      * XML text escaping as Python's {@code html.escape(s, quote=True)} ({@code & < > " '}), plus
      * U+FFFD for every character XML 1.0 cannot carry (C0 controls other than tab, LF and CR,
-     * unpaired surrogates, U+FFFE and U+FFFF).
+     * unpaired surrogates, U+FFFE and U+FFFF) and for DEL and the C1 controls, which XML
+     * discourages and terminals may interpret.
      */
     public static String escape(String text) {
         StringBuilder out = new StringBuilder(text.length() + 16);
@@ -130,7 +132,8 @@ public final class SkillCatalog {
                     boolean legal = cp == '\t'
                             || cp == '\n'
                             || cp == '\r'
-                            || (cp >= 0x20 && cp <= 0xD7FF)
+                            || (cp >= 0x20 && cp < 0x7F)
+                            || (cp > 0x9F && cp <= 0xD7FF)
                             || (cp >= 0xE000 && cp <= 0xFFFD)
                             || cp >= 0x10000;
                     out.appendCodePoint(legal ? cp : 0xFFFD);

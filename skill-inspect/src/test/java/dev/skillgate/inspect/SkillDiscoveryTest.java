@@ -197,6 +197,18 @@ class SkillDiscoveryTest {
     }
 
     @Test
+    void promptOnlyDiscoveryNeedsNoManifestAndSurvivesABrokenOne() {
+        Path none = Bundles.valid(root, "no-manifest");
+        Path broken = Bundles.valid(root, "broken-manifest");
+        Bundles.write(broken.resolve("execution.json"), "{ not json, \"schemaVersion\": 99");
+        DiscoveryResult result = discover(DiscoveryOptions.of(List.of(root)));
+        assertThat(result.skills()).extracting(DiscoveredSkill::name).containsExactly("broken-manifest", "no-manifest");
+        assertThat(result.skills())
+                .allSatisfy(s -> assertThat(s.report().portable()).isTrue());
+        assertThat(none.resolve("execution.json")).doesNotExist();
+    }
+
+    @Test
     void referenceProfileCanBeChosen() {
         Bundles.valid(root, "ok-skill");
         Bundles.skill(root, "мой-навык", skillMd("name: мой-навык\ndescription: d"));

@@ -109,15 +109,16 @@ final class CatalogCommand implements Command {
             }
         } else {
             for (SkillCatalog.Entry e : catalog.entries()) {
-                out.println(e.name() + "\t" + e.location());
+                out.println(Args.safe(e.name()) + "\t" + Args.safe(e.location().toString()));
             }
         }
         for (ShadowedSkill s : result.shadowed()) {
-            err.println(
-                    "shadowed: " + Args.printable(s.name()) + " at " + s.location() + " (using " + s.winner() + ")");
+            err.println("shadowed: " + Args.safe(s.name()) + " at "
+                    + Args.safe(s.location().toString()) + " (using "
+                    + Args.safe(s.winner().toString()) + ")");
         }
         for (ValidationReport r : result.rejected()) {
-            err.println("not loadable: " + r.path());
+            err.println("not loadable: " + Args.safe(r.path().toString()));
             for (Diagnostic d : r.loadErrors()) {
                 err.println("  - " + d.code().name() + ": " + d.message());
             }

@@ -123,9 +123,9 @@ final class ValidateCommand implements Command {
     private static void text(ValidationReport r, ValidationProfile profile, PrintStream out, PrintStream err) {
         boolean strict = profile == ValidationProfile.STRICT;
         if (r.portable()) {
-            out.println("Valid skill: " + r.path());
+            out.println("Valid skill: " + Args.safe(r.path().toString()));
         } else {
-            err.println("Validation failed for " + r.path() + ":");
+            err.println("Validation failed for " + Args.safe(r.path().toString()) + ":");
             for (Diagnostic d : r.portableErrors()) {
                 err.println("  - " + (strict ? d.code().name() + ": " : "") + d.message());
             }

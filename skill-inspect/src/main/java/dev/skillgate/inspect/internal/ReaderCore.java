@@ -81,11 +81,13 @@ public final class ReaderCore {
             BasicFileAttributes a = lstatRoot(absolute);
             anchorId = identity(a);
             List<Dir> opened = new ArrayList<>();
-            try (Opened all = new Opened(null, opened)) {
+            try {
                 Dir dir = Dir.open(absolute);
                 opened.add(dir);
                 checkSame(anchorId, dir, "");
                 rootId = identity(walk(dir, rootSegments, "", opened).self());
+            } finally {
+                new Opened(null, opened).close();
             }
         } catch (Refusal r) {
             problem = r.diagnostic();
