@@ -83,4 +83,12 @@ final class Args {
     static String printable(String arg) {
         return Text.excerpt(arg);
     }
+
+    /**
+     * Longer text (a path, a skill name) made safe for a terminal: control and invisible format
+     * characters escaped, cut at 4,096 code points.
+     */
+    static String safe(String text) {
+        return Text.sanitize(text, 4096);
+    }
 }

@@ -1,0 +1,28 @@
+package dev.skillgate.inspect;
+
+import dev.skillgate.model.Diagnostic;
+import java.util.List;
+
+/**
+ * What discovery found over all roots.
+ *
+ * @param skills the loadable skills that won precedence, in discovery order (root order, then each
+ *     root's walk order)
+ * @param shadowed loadable skills hidden by an earlier skill of the same name
+ * @param rejected reports of skill candidates that are not loadable (unreadable, hostile or
+ *     missing required fields), in discovery order
+ * @param diagnostics walk-level findings: missing or linked roots, links found and not followed,
+ *     walk limits reached, shadowing
+ */
+public record DiscoveryResult(
+        List<DiscoveredSkill> skills,
+        List<ShadowedSkill> shadowed,
+        List<ValidationReport> rejected,
+        List<Diagnostic> diagnostics) {
+    public DiscoveryResult {
+        skills = List.copyOf(skills);
+        shadowed = List.copyOf(shadowed);
+        rejected = List.copyOf(rejected);
+        diagnostics = List.copyOf(diagnostics);
+    }
+}

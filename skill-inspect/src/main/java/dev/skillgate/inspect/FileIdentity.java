@@ -1,0 +1,35 @@
+package dev.skillgate.inspect;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What a file looked like when it was read: the file system's key (device and inode on Linux), its
+ * size and its modification time.
+ *
+ * <p>Comparing two identities detects a replaced, resized or rewritten file between two looks; it
+ * cannot detect a change that restores all three (a same-size rewrite within the file system's
+ * time resolution), so it supports {@code SOURCE_CHANGED} detection but is not an atomic snapshot.
+ *
+ * @param fileKey the file system's key ({@code BasicFileAttributes.fileKey().toString()}), or
+ *     {@code "none"} where the platform has none
+ * @param size the size in bytes
+ * @param lastModified the modification time
+ */
+public record FileIdentity(String fileKey, long size, Instant lastModified) {
+    public FileIdentity {
+        Objects.requireNonNull(fileKey, "fileKey");
+        Objects.requireNonNull(lastModified, "lastModified");
+        if (fileKey.isEmpty()) {
+            throw new IllegalArgumentException("file key must not be empty");
+        }
+        if (size < 0) {
+            throw new IllegalArgumentException("size must not be negative");
+        }
+    }
+
+    /** Whether {@code other} names the same file object (same key), whatever its size or time. */
+    public boolean sameFileAs(FileIdentity other) {
+        return !fileKey.equals("none") && fileKey.equals(other.fileKey);
+    }
+}

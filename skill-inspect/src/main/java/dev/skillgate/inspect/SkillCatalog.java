@@ -1,0 +1,145 @@
+package dev.skillgate.inspect;
+
+import dev.skillgate.inspect.internal.PyText;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The prompt catalog of loadable skills: name, description and location, in a deterministic order
+ * (by name in code point order; names are unique after shadowing, then by location).
+ *
+ * <p>{@link #prompt()} renders the {@code <available_skills>} block the standard's reference tooling
+ * produces, with every value escaped — the name, the description <em>and</em> the location (the
+ * reference leaves the location unescaped) — and control characters other than tab, LF and CR (which XML cannot carry or discourages)
+ * replaced by U+FFFD.
+ * Values are the trimmed frontmatter text: a description may carry prompt injection and is quoted as
+ * data, not vetted. {@link #toJson()} renders the same entries as JSON. A catalog is a value: it
+ * reads nothing and runs nothing.
+ */
+public final class SkillCatalog {
+    private static final JsonMapper JSON =
+            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    private final List<Entry> entries;
+
+    /**
+     * One catalog line.
+     *
+     * @param name the skill name
+     * @param description the description
+     * @param location the absolute path of the skill file
+     */
+    public record Entry(String name, String description, Path location) {
+        public Entry {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(description, "description");
+            Objects.requireNonNull(location, "location");
+        }
+    }
+
+    private SkillCatalog(List<Entry> entries) {
+        List<Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(Comparator.comparing(Entry::name, PyText.CODE_POINT_ORDER)
+                .thenComparing(e -> e.location().toString(), PyText.CODE_POINT_ORDER));
+        this.entries = List.copyOf(sorted);
+    }
+
+    /** The catalog of a discovery's loadable skills (shadowed and rejected ones are not listed). */
+    public static SkillCatalog of(DiscoveryResult result) {
+        return of(result.skills());
+    }
+
+    /** The catalog of {@code skills}. */
+    public static SkillCatalog of(List<DiscoveredSkill> skills) {
+        return new SkillCatalog(skills.stream()
+                .map(s -> new Entry(s.name(), s.description(), s.location()))
+                .toList());
+    }
+
+    /** A catalog of explicit entries. */
+    public static SkillCatalog ofEntries(List<Entry> entries) {
+        return new SkillCatalog(entries);
+    }
+
+    /** The entries, in catalog order. */
+    public List<Entry> entries() {
+        return entries;
+    }
+
+    /**
+     * The {@code <available_skills>} block, lines joined by {@code \n}, no trailing newline; the
+     * empty string when there are no skills (the client guide says to omit the catalog then).
+     */
+    public String prompt() {
+        return entries.isEmpty() ? "" : promptBlock();
+    }
+
+    /** The {@code <available_skills>} block, also when empty ({@code <available_skills>\n</available_skills>}). */
+    public String promptBlock() {
+        StringBuilder out = new StringBuilder("<available_skills>\n");
+        for (Entry e : entries) {
+            out.append("<skill>\n<name>\n")
+                    .append(escape(e.name()))
+                    .append("\n</name>\n<description>\n")
+                    .append(escape(e.description()))
+                    .append("\n</description>\n<location>\n")
+                    .append(escape(e.location().toString()))
+                    .append("\n</location>\n</skill>\n");
+        }
+        return out.append("</available_skills>").toString();
+    }
+
+    /** {@code {"skills":[{"name","description","location"}…]}}, pretty-printed, in catalog order. */
+    public String toJson() {
+        List<Map<String, Object>> skills = new ArrayList<>();
+        for (Entry e : entries) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", e.name());
+            m.put("description", e.description());
+            m.put("location", e.location().toString());
+            skills.add(m);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("skills", skills);
+        return JSON.writeValueAsString(doc);
+    }
+
+    /**
+     * XML text escaping as Python's {@code html.escape(s, quote=True)} ({@code & < > " '}), plus
+     * U+FFFD for every character XML 1.0 cannot carry (C0 controls other than tab, LF and CR,
+     * unpaired surrogates, U+FFFE and U+FFFF) and for DEL and the C1 controls, which XML
+     * discourages and terminals may interpret.
+     */
+    public static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            i += Character.charCount(cp);
+            switch (cp) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#x27;");
+                default -> {
+                    boolean legal = cp == '\t'
+                            || cp == '\n'
+                            || cp == '\r'
+                            || (cp >= 0x20 && cp < 0x7F)
+                            || (cp > 0x9F && cp <= 0xD7FF)
+                            || (cp >= 0xE000 && cp <= 0xFFFD)
+                            || cp >= 0x10000;
+                    out.appendCodePoint(legal ? cp : 0xFFFD);
+                }
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,14 @@
+package dev.skillgate.inspect;
+
+/** How a discovered skill is laid out. */
+public enum SkillKind {
+    /** A directory holding {@code SKILL.md}: the standard layout. */
+    STANDARD,
+    /** A directory holding only a lowercase {@code skill.md}: a reported compatibility fallback. */
+    LOWERCASE_FILE,
+    /**
+     * A flat {@code NAME.md} file directly in a root: a legacy compatibility path, never portable,
+     * with no bundle directory (it never borrows a neighbouring folder's files or manifest).
+     */
+    LEGACY_FLAT
+}

@@ -1,0 +1,441 @@
+package dev.skillgate.inspect.internal;
+
+import dev.skillgate.inspect.FileContent;
+import dev.skillgate.inspect.FileIdentity;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.Text;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one implementation of bounded, link-refusing reads of bundle files. The public {@code
+ * BoundedReader}, the validator and discovery all read through it.
+ *
+ * <p>A reader is anchored at a directory the host chose (its ancestors are the host's business) and
+ * names the skill root as raw segments below the anchor. Every operation re-opens the anchor,
+ * checks it is still the same directory, walks to the skill root and then to the file one segment
+ * at a time without following links, checking each opened directory's identity against the look
+ * that preceded it, and checks the skill root is still the directory recorded at creation.
+ * Operations are synchronized; the byte budget is shared by all reads of one reader.
+ */
+public final class ReaderCore {
+    private final Path anchor;
+    private final List<String> rootSegments;
+    private final Path root;
+    private final long totalBudget;
+    private long remaining;
+    private final FileIdentity anchorIdentity;
+    private final FileIdentity rootIdentity;
+    private final Diagnostic rootProblem;
+
+    private ReaderCore(
+            Path anchor,
+            List<String> rootSegments,
+            long totalBudget,
+            FileIdentity anchorIdentity,
+            FileIdentity rootIdentity,
+            Diagnostic rootProblem) {
+        this.anchor = anchor;
+        this.rootSegments = List.copyOf(rootSegments);
+        Path r = anchor;
+        for (String s : rootSegments) {
+            r = r.resolve(s);
+        }
+        this.root = r;
+        this.totalBudget = totalBudget;
+        this.remaining = totalBudget;
+        this.anchorIdentity = anchorIdentity;
+        this.rootIdentity = rootIdentity;
+        this.rootProblem = rootProblem;
+    }
+
+    /**
+     * A reader for the skill root {@code anchor/rootSegments…}, with a total byte budget. Problems
+     * with the root (missing, a link, not a directory) are kept and returned by every operation.
+     */
+    public static ReaderCore open(Path anchor, List<String> rootSegments, long totalBudget) {
+        if (totalBudget < 0) {
+            throw new IllegalArgumentException("total byte budget must not be negative");
+        }
+        Path absolute = anchor.toAbsolutePath().normalize();
+        FileIdentity anchorId = null;
+        FileIdentity rootId = null;
+        Diagnostic problem = null;
+        try {
+            BasicFileAttributes a = lstatRoot(absolute);
+            anchorId = identity(a);
+            List<Dir> opened = new ArrayList<>();
+            try {
+                Dir dir = Dir.open(absolute);
+                opened.add(dir);
+                checkSame(anchorId, dir, "");
+                rootId = identity(walk(dir, rootSegments, "", opened).self());
+            } finally {
+                new Opened(null, opened).close();
+            }
+        } catch (Refusal r) {
+            problem = r.diagnostic();
+        } catch (IOException e) {
+            problem = ioProblem("", e);
+        }
+        return new ReaderCore(absolute, rootSegments, totalBudget, anchorId, rootId, problem);
+    }
+
+    /** The skill root as a path (anchor plus segments), absolute and normalised. */
+    public Path root() {
+        return root;
+    }
+
+    /** The root's identity when this reader was created, or the problem that prevented looking. */
+    public synchronized Optional<FileIdentity> rootIdentity() {
+        return Optional.ofNullable(rootIdentity);
+    }
+
+    /** Why the root cannot be read, if it cannot. */
+    public Optional<Diagnostic> rootProblem() {
+        return Optional.ofNullable(rootProblem);
+    }
+
+    public long totalBudget() {
+        return totalBudget;
+    }
+
+    public synchronized long remaining() {
+        return remaining;
+    }
+
+    /** The root's identity as it is now; {@code SOURCE_CHANGED} if it is no longer the same directory. */
+    public synchronized FileIdentity currentRootIdentity() throws Refusal {
+        try (Opened opened = openRoot()) {
+            return identity(opened.root().self());
+        } catch (IOException e) {
+            throw new Refusal(ioProblem("", e));
+        }
+    }
+
+    /**
+     * Attributes of the entry at {@code path}, not following a link, or empty when nothing is there.
+     * Intermediate segments must be real directories.
+     */
+    public synchronized Optional<BasicFileAttributes> lstat(PortablePath path) throws Refusal {
+        try (Opened opened = openRoot()) {
+            Dir parent = walk(opened.root(), parentSegments(path), "", opened.extra());
+            try {
+                return Optional.of(parent.stat(path.fileName()));
+            } catch (NoSuchFileException e) {
+                return Optional.empty();
+            }
+        } catch (IOException e) {
+            throw new Refusal(ioProblem(path.value(), e));
+        }
+    }
+
+    /** The current identity of the regular file at {@code path}. */
+    public synchronized FileIdentity identify(PortablePath path) throws Refusal {
+        try (Opened opened = openRoot()) {
+            Dir parent = walk(opened.root(), parentSegments(path), "", opened.extra());
+            BasicFileAttributes a = statRegular(parent, path.fileName(), path.value());
+            return identity(a);
+        } catch (IOException e) {
+            throw new Refusal(ioProblem(path.value(), e));
+        }
+    }
+
+    /**
+     * Reads the regular file at {@code path}: at most {@code maxBytes}, and at most what is left of
+     * the total budget; never more than one byte past the smaller bound is read.
+     */
+    public synchronized FileContent read(PortablePath path, int maxBytes, boolean text) throws Refusal {
+        if (maxBytes < 0 || maxBytes == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("per-file byte limit out of range");
+        }
+        String location = path.value();
+        try (Opened opened = openRoot()) {
+            Dir parent = walk(opened.root(), parentSegments(path), "", opened.extra());
+            String name = path.fileName();
+            BasicFileAttributes before = statRegular(parent, name, location);
+            if (before.size() > maxBytes) {
+                throw new Refusal(
+                        ErrorCode.READ_TOO_LARGE,
+                        location,
+                        "'" + Text.excerpt(location) + "' is " + before.size() + " bytes; the limit is " + maxBytes);
+            }
+            if (before.size() > remaining) {
+                throw totalLimit(location);
+            }
+            int cap = (int) Math.min(maxBytes, remaining);
+            byte[] bytes;
+            try (SeekableByteChannel channel = parent.openFile(name)) {
+                bytes = readBounded(channel, before.size(), cap);
+            } catch (FileSystemException e) {
+                if (isLoop(e)) {
+                    throw new Refusal(ErrorCode.READ_LINK, location, "'" + Text.excerpt(location) + "' became a link");
+                }
+                throw e;
+            }
+            if (bytes.length > maxBytes) {
+                throw new Refusal(
+                        ErrorCode.READ_TOO_LARGE,
+                        location,
+                        "'" + Text.excerpt(location) + "' grew past the limit of " + maxBytes + " bytes");
+            }
+            if (bytes.length > remaining) {
+                throw totalLimit(location);
+            }
+            BasicFileAttributes after;
+            try {
+                after = parent.stat(name);
+            } catch (NoSuchFileException e) {
+                throw changed(location);
+            }
+            FileIdentity id = identity(before);
+            if (!id.equals(identity(after)) || bytes.length != before.size()) {
+                throw changed(location);
+            }
+            remaining -= bytes.length;
+            Optional<String> decoded = Optional.empty();
+            if (text) {
+                int bad = Utf8.firstInvalid(bytes, 0, bytes.length);
+                if (bad >= 0) {
+                    throw new Refusal(
+                            ErrorCode.READ_INVALID_UTF8,
+                            location,
+                            "'" + Text.excerpt(location) + "' is not valid UTF-8 (byte offset " + bad + ")");
+                }
+                decoded = Optional.of(new String(bytes, StandardCharsets.UTF_8));
+            }
+            return new FileContent(path, bytes, id, decoded);
+        } catch (IOException e) {
+            throw new Refusal(ioProblem(location, e));
+        }
+    }
+
+    /**
+     * Reads at most {@code cap + 1} bytes from {@code channel}: enough to tell "fits" from "too
+     * large" without ever reading further.
+     */
+    public static byte[] readBounded(ReadableByteChannel channel, long expectedSize, int cap) throws IOException {
+        long limit = (long) cap + 1;
+        int initial = (int) Math.max(1, Math.min(limit, Math.max(0, expectedSize) + 1));
+        ByteBuffer buffer = ByteBuffer.allocate(initial);
+        while (true) {
+            if (!buffer.hasRemaining()) {
+                if (buffer.capacity() >= limit) {
+                    break;
+                }
+                int grown = (int) Math.min(limit, Math.max(8192L, (long) buffer.capacity() * 2));
+                ByteBuffer bigger = ByteBuffer.allocate(grown);
+                buffer.flip();
+                bigger.put(buffer);
+                buffer = bigger;
+            }
+            int n = channel.read(buffer);
+            if (n < 0) {
+                break;
+            }
+        }
+        return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+
+    private record Opened(Dir root, List<Dir> extra) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            IOException first = null;
+            for (int i = extra.size() - 1; i >= 0; i--) {
+                try {
+                    extra.get(i).close();
+                } catch (IOException e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+
+    /** Opens the anchor, walks to the skill root and checks both are the directories recorded. */
+    private Opened openRoot() throws Refusal, IOException {
+        if (rootProblem != null) {
+            throw new Refusal(rootProblem);
+        }
+        List<Dir> opened = new ArrayList<>();
+        boolean ok = false;
+        try {
+            BasicFileAttributes a = lstatRoot(anchor);
+            if (!identity(a).sameFileAs(anchorIdentity)
+                    && !anchorIdentity.fileKey().equals("none")) {
+                throw changed("");
+            }
+            Dir dir = Dir.open(anchor);
+            opened.add(dir);
+            checkSame(anchorIdentity, dir, "");
+            Dir skillRoot = walk(dir, rootSegments, "", opened);
+            FileIdentity now = identity(skillRoot.self());
+            if (!now.sameFileAs(rootIdentity) && !rootIdentity.fileKey().equals("none")) {
+                throw changed("");
+            }
+            ok = true;
+            return new Opened(skillRoot, opened);
+        } finally {
+            if (!ok) {
+                new Opened(null, opened).close();
+            }
+        }
+    }
+
+    private static BasicFileAttributes lstatRoot(Path path) throws Refusal, IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            throw new Refusal(ErrorCode.READ_NOT_FOUND, "", "the skill root does not exist");
+        }
+        if (a.isSymbolicLink()) {
+            throw new Refusal(ErrorCode.READ_LINK, "", "the skill root is a symbolic link; links are never followed");
+        }
+        if (!a.isDirectory()) {
+            throw new Refusal(ErrorCode.READ_NOT_REGULAR, "", "the skill root is not a directory");
+        }
+        return a;
+    }
+
+    /** Walks {@code segments} below {@code start}, adding every opened directory to {@code opened}. */
+    private static Dir walk(Dir start, List<String> segments, String prefix, List<Dir> opened)
+            throws Refusal, IOException {
+        Dir dir = start;
+        StringBuilder location = new StringBuilder(prefix);
+        for (String segment : segments) {
+            if (location.length() > 0) {
+                location.append('/');
+            }
+            location.append(segment);
+            String where = location.toString();
+            BasicFileAttributes a;
+            try {
+                a = dir.stat(segment);
+            } catch (NoSuchFileException e) {
+                throw new Refusal(ErrorCode.READ_NOT_FOUND, where, "'" + Text.excerpt(where) + "' does not exist");
+            }
+            if (a.isSymbolicLink()) {
+                throw new Refusal(
+                        ErrorCode.READ_LINK,
+                        where,
+                        "'" + Text.excerpt(where) + "' is a symbolic link; links are never followed");
+            }
+            if (!a.isDirectory()) {
+                throw new Refusal(
+                        ErrorCode.READ_NOT_REGULAR, where, "'" + Text.excerpt(where) + "' is not a directory");
+            }
+            Dir child;
+            try {
+                child = dir.openDir(segment);
+            } catch (FileSystemException e) {
+                if (isLoop(e)) {
+                    throw new Refusal(ErrorCode.READ_LINK, where, "'" + Text.excerpt(where) + "' became a link");
+                }
+                if (e instanceof NoSuchFileException || e instanceof NotDirectoryException) {
+                    throw changed(where);
+                }
+                throw e;
+            }
+            opened.add(child);
+            checkSame(identity(a), child, where);
+            dir = child;
+        }
+        return dir;
+    }
+
+    private static void checkSame(FileIdentity looked, Dir opened, String location) throws Refusal, IOException {
+        FileIdentity now = identity(opened.self());
+        if (!looked.fileKey().equals("none") && !looked.sameFileAs(now)) {
+            throw changed(location);
+        }
+    }
+
+    private static BasicFileAttributes statRegular(Dir parent, String name, String location)
+            throws Refusal, IOException {
+        BasicFileAttributes a;
+        try {
+            a = parent.stat(name);
+        } catch (NoSuchFileException e) {
+            throw new Refusal(ErrorCode.READ_NOT_FOUND, location, "'" + Text.excerpt(location) + "' does not exist");
+        }
+        if (a.isSymbolicLink()) {
+            throw new Refusal(
+                    ErrorCode.READ_LINK,
+                    location,
+                    "'" + Text.excerpt(location) + "' is a symbolic link; links are never followed");
+        }
+        if (!a.isRegularFile()) {
+            String kind = a.isDirectory() ? "a directory" : "a FIFO, socket or device";
+            throw new Refusal(
+                    ErrorCode.READ_NOT_REGULAR,
+                    location,
+                    "'" + Text.excerpt(location) + "' is " + kind + ", not a regular file; it was not opened");
+        }
+        return a;
+    }
+
+    private static List<String> parentSegments(PortablePath path) {
+        List<String> segments = path.segments();
+        return segments.subList(0, segments.size() - 1);
+    }
+
+    /** The identity of a file from its attributes. */
+    public static FileIdentity identity(BasicFileAttributes a) {
+        Object key = a.fileKey();
+        String text = key == null ? "none" : key.toString();
+        return new FileIdentity(
+                text.isEmpty() ? "none" : text,
+                Math.max(0, a.size()),
+                a.lastModifiedTime().toInstant());
+    }
+
+    private static boolean isLoop(FileSystemException e) {
+        String reason = e.getReason();
+        return reason != null && (reason.contains("symbolic link") || reason.contains("NOFOLLOW"));
+    }
+
+    private static Refusal changed(String location) {
+        return new Refusal(
+                ErrorCode.SOURCE_CHANGED,
+                location,
+                (location.isEmpty() ? "the skill root" : "'" + Text.excerpt(location) + "'")
+                        + " changed while it was being read");
+    }
+
+    private static Refusal totalLimit(String location) {
+        return new Refusal(
+                ErrorCode.READ_TOTAL_LIMIT,
+                location,
+                "reading '" + Text.excerpt(location) + "' would exceed the total byte budget");
+    }
+
+    static Diagnostic ioProblem(String location, IOException e) {
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null
+                ? fse.getReason()
+                : e.getClass().getSimpleName();
+        return Diagnostic.error(
+                ErrorCode.READ_IO,
+                location,
+                (location.isEmpty() ? "the skill root" : "'" + Text.excerpt(location) + "'") + " could not be read: "
+                        + Text.excerpt(reason));
+    }
+}

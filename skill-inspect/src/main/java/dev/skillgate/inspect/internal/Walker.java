@@ -1,0 +1,297 @@
+package dev.skillgate.inspect.internal;
+
+import dev.skillgate.inspect.DiscoveredSkill;
+import dev.skillgate.inspect.DiscoveryOptions;
+import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.ShadowedSkill;
+import dev.skillgate.inspect.SkillDocument;
+import dev.skillgate.inspect.SkillKind;
+import dev.skillgate.inspect.ValidationReport;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.Limits;
+import dev.skillgate.model.Text;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The discovery walk: depth-first over each root, children in code point order of their names, at
+ * most {@code maxDepth} levels and {@code maxEntriesPerRoot} entries per root. A directory holding
+ * {@code SKILL.md} (or {@code skill.md}) is a skill candidate and is not descended into. Links are
+ * reported and never followed; names starting with {@code .} and {@code node_modules} are skipped;
+ * FIFOs, sockets and devices are never opened. At most {@code maxDepth + 1} directories are open at
+ * once.
+ */
+public final class Walker {
+    private final DiscoveryOptions options;
+    private final List<DiscoveredSkill> skills = new ArrayList<>();
+    private final List<ShadowedSkill> shadowed = new ArrayList<>();
+    private final List<ValidationReport> rejected = new ArrayList<>();
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private final Map<String, DiscoveredSkill> byName = new HashMap<>();
+
+    private Walker(DiscoveryOptions options) {
+        this.options = options;
+    }
+
+    public static DiscoveryResult discover(DiscoveryOptions options) {
+        Walker walker = new Walker(options);
+        List<Path> roots = options.roots();
+        for (int i = 0; i < roots.size(); i++) {
+            walker.walkRoot(i, roots.get(i).toAbsolutePath().normalize());
+        }
+        return new DiscoveryResult(walker.skills, walker.shadowed, walker.rejected, walker.diagnostics);
+    }
+
+    private record Frame(Dir dir, List<String> segments, List<String> names, int[] next) {}
+
+    private void walkRoot(int index, Path root) {
+        String shown = Text.sanitize(root.toString(), 200);
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            diagnostics.add(
+                    Diagnostic.warning(ErrorCode.LAYOUT_PATH, root.toString(), "Root does not exist: " + shown));
+            return;
+        } catch (IOException e) {
+            diagnostics.add(ReaderCore.ioProblem(root.toString(), e));
+            return;
+        }
+        if (attrs.isSymbolicLink()) {
+            diagnostics.add(Diagnostic.warning(
+                    ErrorCode.LAYOUT_LINK, root.toString(), "Root is a symbolic link and was not followed: " + shown));
+            return;
+        }
+        if (!attrs.isDirectory()) {
+            diagnostics.add(
+                    Diagnostic.warning(ErrorCode.LAYOUT_DIR, root.toString(), "Root is not a directory: " + shown));
+            return;
+        }
+        int[] budget = {options.maxEntriesPerRoot()};
+        boolean depthLimited = false;
+        Deque<Frame> stack = new ArrayDeque<>();
+        try {
+            Dir rootDir = Dir.open(root);
+            if (!ReaderCore.identity(rootDir.self()).sameFileAs(ReaderCore.identity(attrs))) {
+                rootDir.close();
+                diagnostics.add(Diagnostic.warning(
+                        ErrorCode.SOURCE_CHANGED, root.toString(), "Root changed while it was opened: " + shown));
+                return;
+            }
+            Optional<List<String>> rootNames = list(rootDir, budget, root, List.of());
+            if (rootNames.isEmpty()) {
+                rootDir.close();
+                return;
+            }
+            stack.push(new Frame(rootDir, List.of(), rootNames.get(), new int[] {0}));
+            while (!stack.isEmpty()) {
+                Frame frame = stack.peek();
+                if (frame.next()[0] >= frame.names().size()) {
+                    stack.pop().dir().close();
+                    continue;
+                }
+                String name = frame.names().get(frame.next()[0]++);
+                if (name.startsWith(".") || name.equals("node_modules")) {
+                    continue;
+                }
+                List<String> segments = append(frame.segments(), name);
+                Path shownPath = resolve(root, segments);
+                BasicFileAttributes entry;
+                try {
+                    entry = frame.dir().stat(name);
+                } catch (NoSuchFileException e) {
+                    continue;
+                } catch (IOException e) {
+                    diagnostics.add(ReaderCore.ioProblem(shownPath.toString(), e));
+                    continue;
+                }
+                if (entry.isSymbolicLink()) {
+                    diagnostics.add(Diagnostic.warning(
+                            ErrorCode.LAYOUT_LINK,
+                            shownPath.toString(),
+                            "'" + Text.excerpt(String.join("/", segments))
+                                    + "' is a symbolic link; links are never followed"));
+                    continue;
+                }
+                if (entry.isRegularFile()) {
+                    if (segments.size() == 1 && options.legacyFlatFiles() && isLegacyName(name)) {
+                        legacy(index, root, name, shownPath);
+                    }
+                    continue;
+                }
+                if (!entry.isDirectory()) {
+                    continue; // FIFOs, sockets and devices are never opened
+                }
+                Dir child;
+                try {
+                    child = frame.dir().openDir(name);
+                    if (!ReaderCore.identity(child.self()).sameFileAs(ReaderCore.identity(entry))) {
+                        child.close();
+                        diagnostics.add(Diagnostic.warning(
+                                ErrorCode.SOURCE_CHANGED,
+                                shownPath.toString(),
+                                "Directory changed while it was opened"));
+                        continue;
+                    }
+                } catch (FileSystemException e) {
+                    diagnostics.add(Diagnostic.warning(
+                            ErrorCode.LAYOUT_LINK,
+                            shownPath.toString(),
+                            "'" + Text.excerpt(String.join("/", segments)) + "' could not be opened without following"
+                                    + " a link"));
+                    continue;
+                }
+                boolean candidate = exists(child, "SKILL.md") || exists(child, "skill.md");
+                if (candidate) {
+                    child.close();
+                    candidate(index, root, segments, name, shownPath);
+                    continue;
+                }
+                if (segments.size() >= options.maxDepth()) {
+                    child.close();
+                    depthLimited = true;
+                    continue;
+                }
+                Optional<List<String>> names = list(child, budget, root, segments);
+                if (names.isEmpty()) {
+                    child.close();
+                    break; // entry budget exhausted: stop this root
+                }
+                stack.push(new Frame(child, segments, names.get(), new int[] {0}));
+            }
+        } catch (IOException e) {
+            diagnostics.add(ReaderCore.ioProblem(root.toString(), e));
+        } finally {
+            while (!stack.isEmpty()) {
+                try {
+                    stack.pop().dir().close();
+                } catch (IOException e) {
+                    // closing a directory we only read cannot lose data
+                }
+            }
+        }
+        if (depthLimited) {
+            diagnostics.add(Diagnostic.warning(
+                    ErrorCode.LAYOUT_WALK_LIMIT,
+                    root.toString(),
+                    "Directories deeper than maxDepth " + options.maxDepth() + " under root " + index
+                            + " were not searched"));
+        }
+    }
+
+    /** The names in {@code dir}, sorted; empty when the root's entry budget would be exceeded. */
+    private Optional<List<String>> list(Dir dir, int[] budget, Path root, List<String> segments) throws IOException {
+        List<String> names = dir.list(budget[0]);
+        if (names.size() > budget[0]) {
+            diagnostics.add(Diagnostic.warning(
+                    ErrorCode.LAYOUT_WALK_LIMIT,
+                    resolve(root, segments).toString(),
+                    "Discovery stopped: the root holds more than maxEntriesPerRoot " + options.maxEntriesPerRoot()
+                            + " entries within maxDepth"));
+            budget[0] = 0;
+            return Optional.empty();
+        }
+        budget[0] -= names.size();
+        List<String> sorted = new ArrayList<>(names);
+        sorted.sort(PyText.CODE_POINT_ORDER);
+        return Optional.of(sorted);
+    }
+
+    private void candidate(int index, Path root, List<String> segments, String name, Path shownPath) {
+        ReaderCore reader = ReaderCore.open(root, segments, Limits.FILE_BYTES);
+        ValidationReport report = Inspector.inspect(reader, shownPath, name, options.profile());
+        if (!report.loadable()) {
+            rejected.add(report);
+            return;
+        }
+        SkillDocument document = report.document().orElseThrow();
+        SkillKind kind = document.fileName().equals("SKILL.md") ? SkillKind.STANDARD : SkillKind.LOWERCASE_FILE;
+        accept(new DiscoveredSkill(
+                report.skillName().orElseThrow(),
+                report.skillDescription().orElseThrow(),
+                shownPath.resolve(document.fileName()),
+                kind,
+                index,
+                root,
+                String.join("/", segments),
+                report));
+    }
+
+    private void legacy(int index, Path root, String fileName, Path shownPath) {
+        ReaderCore reader = ReaderCore.open(root, List.of(), Limits.FILE_BYTES);
+        Optional<ValidationReport> maybe = Inspector.inspectLegacy(reader, fileName, shownPath, options.profile());
+        if (maybe.isEmpty()) {
+            return;
+        }
+        ValidationReport report = maybe.get();
+        if (!report.loadable()) {
+            rejected.add(report);
+            return;
+        }
+        accept(new DiscoveredSkill(
+                report.skillName().orElseThrow(),
+                report.skillDescription().orElseThrow(),
+                shownPath,
+                SkillKind.LEGACY_FLAT,
+                index,
+                root,
+                fileName,
+                report));
+    }
+
+    private void accept(DiscoveredSkill skill) {
+        DiscoveredSkill winner = byName.get(skill.name());
+        if (winner != null) {
+            shadowed.add(new ShadowedSkill(skill.name(), skill.location(), skill.rootIndex(), winner.location()));
+            diagnostics.add(Diagnostic.warning(
+                    ErrorCode.LAYOUT_SHADOWED,
+                    skill.location().toString(),
+                    "Skill '" + Text.excerpt(skill.name()) + "' is shadowed by the skill of the same name in root "
+                            + winner.rootIndex()));
+            return;
+        }
+        byName.put(skill.name(), skill);
+        skills.add(skill);
+    }
+
+    private static boolean isLegacyName(String name) {
+        return name.length() > 3 && name.endsWith(".md") && !name.equals("SKILL.md") && !name.equals("skill.md");
+    }
+
+    private static boolean exists(Dir dir, String name) {
+        try {
+            dir.stat(name);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static List<String> append(List<String> segments, String name) {
+        List<String> out = new ArrayList<>(segments.size() + 1);
+        out.addAll(segments);
+        out.add(name);
+        return List.copyOf(out);
+    }
+
+    private static Path resolve(Path root, List<String> segments) {
+        Path out = root;
+        for (String s : segments) {
+            out = out.resolve(s);
+        }
+        return out;
+    }
+}
