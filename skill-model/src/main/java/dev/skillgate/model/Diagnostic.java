@@ -17,10 +17,10 @@ import java.util.Objects;
  */
 public record Diagnostic(ErrorCode code, Severity severity, String location, String message) {
 
-    /** Longest message kept, in UTF-16 units; longer text is cut and marked with an ellipsis. */
+    /** Longest message kept, in code points (after escaping); longer text is cut and marked with an ellipsis. */
     public static final int MAX_MESSAGE_LENGTH = 300;
 
-    /** Longest location kept, in UTF-16 units. */
+    /** Longest location kept, in code points (after escaping). */
     public static final int MAX_LOCATION_LENGTH = 512;
 
     public Diagnostic {
