@@ -9,5 +9,6 @@ module dev.skillgate.inspect {
     requires tools.jackson.databind;
     requires com.networknt.schema;
     requires org.snakeyaml.engine;
-// Packages are exported here as they land; internal packages never are.
+    // Packages are exported here as they land; internal packages never are.
+    exports dev.skillgate.protocol;
 }
