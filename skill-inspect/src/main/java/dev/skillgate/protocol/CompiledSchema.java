@@ -110,6 +110,11 @@ public final class CompiledSchema {
         };
     }
 
+    /** The networknt schema, for the same-schema baseline of the benchmark harness and for tests. */
+    Schema validatorSchema() {
+        return schema;
+    }
+
     /** The role only; schema text can be long. */
     @Override
     public String toString() {

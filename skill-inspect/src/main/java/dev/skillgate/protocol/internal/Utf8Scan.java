@@ -1,6 +1,9 @@
 package dev.skillgate.protocol.internal;
 
 import dev.skillgate.model.ErrorCode;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * One pass over raw JSON bytes before the parser sees them: strict UTF-8 (no overlong forms, no
@@ -13,7 +16,27 @@ import dev.skillgate.model.ErrorCode;
  * reading the same bytes sees. Jackson's own UTF-8 checks stay on as a second line.
  */
 final class Utf8Scan {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long SPACES = 0x2020202020202020L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+
     private Utf8Scan() {}
+
+    /**
+     * Whether all 8 bytes are plain: ASCII, at least 0x20 and not a backslash (SWAR: the classic
+     * "has a byte less than n" and "has a zero byte" tests, exact when no byte has its high bit).
+     */
+    private static boolean plain(long w) {
+        if ((w & HIGHS) != 0) {
+            return false;
+        }
+        long below = (w - SPACES) & ~w & HIGHS;
+        long x = w ^ BACKSLASHES;
+        long backslash = (x - ONES) & ~x & HIGHS;
+        return (below | backslash) == 0;
+    }
 
     /** A problem found at a byte offset. */
     record Problem(ErrorCode code, int offset, String message) {}
@@ -23,6 +46,13 @@ final class Utf8Scan {
         int n = b.length;
         int i = 0;
         while (i < n) {
+            // Fast path: skip 8 plain bytes at a time; most JSON is plain ASCII.
+            while (i + 8 <= n && plain((long) LONGS.get(b, i))) {
+                i += 8;
+            }
+            if (i >= n) {
+                break;
+            }
             int c = b[i];
             if (c >= 0x20) {
                 if (c != '\\') {
