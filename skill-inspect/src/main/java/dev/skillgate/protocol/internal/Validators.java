@@ -7,18 +7,18 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.dialect.Dialect;
 import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.keyword.DisallowUnknownKeywordFactory;
+import com.networknt.schema.keyword.Keyword;
 import com.networknt.schema.path.NodePath;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.Text;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,9 +33,32 @@ import tools.jackson.databind.JsonNode;
  */
 public final class Validators {
 
-    private static final Dialect DIALECT = Dialect.builder(Dialects.getDraft202012())
-            .unknownKeywordFactory(DisallowUnknownKeywordFactory.getInstance())
-            .build();
+    /**
+     * Draft 2020-12 cut down to the subset: the keyword map is exactly the gate's allow-list (taken
+     * from the stock dialect's resolved keywords) with the bounded {@code anyOf}, and no vocabulary
+     * may add keywords back; anything else is unknown, and unknown keywords fail the load. A second
+     * line behind the gate, never the first.
+     */
+    private static final Dialect DIALECT = subsetDialect();
+
+    private static Dialect subsetDialect() {
+        Dialect stock = Dialects.getDraft202012();
+        Map<String, Keyword> subset = new HashMap<>();
+        for (Map.Entry<String, Keyword> entry : stock.getKeywords().entrySet()) {
+            if (SubsetGate.ALLOWED.contains(entry.getKey())) {
+                subset.put(entry.getKey(), entry.getValue());
+            }
+        }
+        subset.put(BoundedAnyOf.INSTANCE.getValue(), BoundedAnyOf.INSTANCE);
+        return Dialect.builder(stock)
+                .vocabularies(vocabularies -> vocabularies.clear())
+                .keywords(keywords -> {
+                    keywords.clear();
+                    keywords.putAll(subset);
+                })
+                .unknownKeywordFactory(DisallowUnknownKeywordFactory.getInstance())
+                .build();
+    }
 
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDialect(
             DIALECT,
@@ -57,7 +80,8 @@ public final class Validators {
             Map.entry("minimum", ErrorCode.VALUE_MINIMUM),
             Map.entry("maximum", ErrorCode.VALUE_MAXIMUM),
             Map.entry("exclusiveMinimum", ErrorCode.VALUE_EXCLUSIVE_MINIMUM),
-            Map.entry("exclusiveMaximum", ErrorCode.VALUE_EXCLUSIVE_MAXIMUM));
+            Map.entry("exclusiveMaximum", ErrorCode.VALUE_EXCLUSIVE_MAXIMUM),
+            Map.entry("anyOf", ErrorCode.VALUE_ANY_OF));
 
     private Validators() {}
 
@@ -84,68 +108,32 @@ public final class Validators {
         if (errors.isEmpty()) {
             return List.of();
         }
-        return issues(errors, schema.getSchemaNode());
+        return issues(errors);
     }
 
-    /** Maps networknt errors to issues: one per anyOf that failed, then at most 20 in all. */
-    static List<Diagnostic> issues(List<Error> errors, JsonNode schemaRoot) {
-        List<Diagnostic> out = new ArrayList<>();
-        Set<String> anyOfSeen = new HashSet<>();
+    /** Maps networknt errors (one per failed anyOf, see {@link BoundedAnyOf}) to at most 20 issues. */
+    static List<Diagnostic> issues(List<Error> errors) {
         int limit = Limits.VALIDATION_ISSUES;
-        int found = 0;
+        List<Diagnostic> out = new ArrayList<>(Math.min(errors.size(), limit));
         for (Error error : errors) {
-            Diagnostic issue = toIssue(error, anyOfSeen, schemaRoot);
-            if (issue == null) {
-                continue;
-            }
-            found++;
-            if (out.size() < limit - 1) {
-                out.add(issue);
-            } else if (out.size() == limit - 1) {
-                // Hold the last slot until we know whether a truncation note must take it.
-                out.add(issue);
-            } else {
+            if (out.size() == limit) {
+                // A 21st issue exists: the last slot says so instead.
+                out.set(
+                        limit - 1,
+                        Diagnostic.error(
+                                ErrorCode.VALUE_ISSUES_TRUNCATED,
+                                "",
+                                "more than " + (limit - 1) + " issues; the rest are not reported"));
                 break;
             }
-        }
-        if (found > limit) {
-            out.set(
-                    limit - 1,
-                    Diagnostic.error(
-                            ErrorCode.VALUE_ISSUES_TRUNCATED,
-                            "",
-                            "more than " + (limit - 1) + " issues; the rest are not reported"));
+            out.add(toIssue(error));
         }
         return List.copyOf(out);
     }
 
-    private static Diagnostic toIssue(Error error, Set<String> anyOfSeen, JsonNode schemaRoot) {
-        NodePath evaluation = error.getEvaluationPath();
-        NodePath instance = error.getInstanceLocation();
-        // The outermost anyOf on the evaluation path, and how many instance steps lead to it.
-        int steps = 0;
-        int count = evaluation.getNameCount();
-        for (int i = 0; i < count; i++) {
-            Object element = evaluation.getElement(i);
-            if ("properties".equals(element) && i + 1 < count) {
-                steps++;
-                i++;
-            } else if ("items".equals(element)) {
-                steps++;
-            } else if ("anyOf".equals(element)) {
-                String at = pointer(instance, steps);
-                String key = evaluationPrefix(evaluation, i) + "\u0000" + at;
-                if (!anyOfSeen.add(key)) {
-                    return null;
-                }
-                int branches = branchCount(schemaRoot, evaluation, i);
-                return Diagnostic.error(
-                        ErrorCode.VALUE_ANY_OF,
-                        at,
-                        "the value matches none of the " + (branches > 0 ? branches + " " : "") + "anyOf branches");
-            }
-        }
+    private static Diagnostic toIssue(Error error) {
         String keyword = error.getKeyword();
+        NodePath instance = error.getInstanceLocation();
         ErrorCode code = CODES.get(keyword);
         if (code == null) {
             throw new IllegalStateException("networknt reported a keyword the gate never admits: " + keyword);
@@ -153,6 +141,8 @@ public final class Validators {
         String at = pointer(instance, instance.getNameCount());
         return switch (code) {
             case VALUE_TYPE -> Diagnostic.error(code, at, typeMessage(error));
+            case VALUE_ANY_OF ->
+                Diagnostic.error(code, at, "the value matches none of the " + branchCount(error) + " anyOf branches");
             case VALUE_REQUIRED ->
                 Diagnostic.error(code, at, "the required property '" + Text.excerpt(nameOf(error)) + "' is missing");
             case VALUE_ADDITIONAL_PROPERTY ->
@@ -216,21 +206,8 @@ public final class Validators {
         return out.toString();
     }
 
-    private static String evaluationPrefix(NodePath evaluation, int lastInclusive) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i <= lastInclusive; i++) {
-            out.append('/').append(JsonPointers.escape(String.valueOf(evaluation.getElement(i))));
-        }
-        return out.toString();
-    }
-
-    /** The number of branches of the anyOf at evaluation element {@code anyOfIndex}, or 0. */
-    private static int branchCount(JsonNode schemaRoot, NodePath evaluation, int anyOfIndex) {
-        JsonNode node = schemaRoot;
-        for (int i = 0; i <= anyOfIndex && node != null; i++) {
-            Object element = evaluation.getElement(i);
-            node = element instanceof Integer index ? node.get(index) : node.get(String.valueOf(element));
-        }
-        return node != null && node.isArray() ? node.size() : 0;
+    private static int branchCount(Error error) {
+        JsonNode branches = error.getSchemaNode();
+        return branches != null && branches.isArray() ? branches.size() : 0;
     }
 }
