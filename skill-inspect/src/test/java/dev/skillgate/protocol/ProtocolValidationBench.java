@@ -1,18 +1,24 @@
 package dev.skillgate.protocol;
 
 import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.dialect.Dialects;
+import dev.skillgate.protocol.internal.SubsetGate;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Measures the protocol's own overhead: {@link CompiledSchema#checkInvocation} (copy, bounds, BOM and
  * strict UTF-8 scan, strict decoding with exact numbers, duplicate and depth/node checks, networknt
  * validation, issue mapping) against networknt alone on the same compiled schema (a default Jackson 3
- * {@code readTree} of the same bytes, then {@code Schema.validate}). Not a unit test; run by hand:
+ * {@code readTree} of the same bytes, then {@code Schema.validate}), and against stock networknt
+ * (its own 2020-12 dialect and anyOf) compiled from the same gate-admitted tree. Not a unit test;
+ * run by hand:
  *
  * <pre>
  * mvn -B -o -q -pl skill-model,skill-inspect test-compile dependency:build-classpath \
@@ -29,11 +35,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ProtocolValidationBench {
     private static final JsonMapper PLAIN = JsonMapper.builder().build();
+    private static final SchemaRegistry STOCK = SchemaRegistry.withDialect(Dialects.getDraft202012());
     private static volatile long sink;
 
     private ProtocolValidationBench() {}
 
-    record Workload(String name, CompiledSchema schema, byte[] input) {}
+    record Workload(String name, CompiledSchema schema, Schema stock, byte[] input) {}
 
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 20;
@@ -55,10 +62,13 @@ public final class ProtocolValidationBench {
                     .isEmpty()) {
                 throw new IllegalStateException(workload.name() + ": baseline disagrees");
             }
+            if (!workload.stock().validate(PLAIN.readTree(workload.input())).isEmpty()) {
+                throw new IllegalStateException(workload.name() + ": stock networknt disagrees");
+            }
         }
-        System.out.println(
-                "| workload | input bytes | gate + validation (A) | networknt alone (B) | A/B median | A/B p25–p75 |");
-        System.out.println("|---|---:|---:|---:|---:|---:|");
+        System.out.println("| workload | input bytes | gate + validation (A) | networknt alone, same schema (B)"
+                + " | A/B median | A/B p25–p75 | stock networknt (C) | A/C median |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
         for (Workload workload : workloads) {
             run(workload, seconds);
         }
@@ -82,37 +92,47 @@ public final class ProtocolValidationBench {
         while (System.nanoTime() < warmEnd) {
             timeA(compiled, input, iterations);
             timeB(schema, input, iterations);
+            timeB(workload.stock(), input, iterations);
         }
         List<Double> a = new ArrayList<>();
         List<Double> b = new ArrayList<>();
+        List<Double> c = new ArrayList<>();
         List<Double> ratio = new ArrayList<>();
+        List<Double> ratioStock = new ArrayList<>();
         long end = System.nanoTime() + (long) (seconds * 0.75e9);
         int round = 0;
         while (System.nanoTime() < end || round < 10) {
             long ta;
             long tb;
+            long tc;
             if (round % 2 == 0) {
                 ta = timeA(compiled, input, iterations);
                 tb = timeB(schema, input, iterations);
+                tc = timeB(workload.stock(), input, iterations);
             } else {
+                tc = timeB(workload.stock(), input, iterations);
                 tb = timeB(schema, input, iterations);
                 ta = timeA(compiled, input, iterations);
             }
             a.add((double) ta / iterations);
             b.add((double) tb / iterations);
+            c.add((double) tc / iterations);
             ratio.add((double) ta / tb);
+            ratioStock.add((double) ta / tc);
             round++;
         }
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %,d | %s | %s | %.3f | %.3f–%.3f |%n",
+                "| %s | %,d | %s | %s | %.3f | %.3f–%.3f | %s | %.3f |%n",
                 workload.name(),
                 input.length,
                 format(percentile(a, 50)),
                 format(percentile(b, 50)),
                 percentile(ratio, 50),
                 percentile(ratio, 25),
-                percentile(ratio, 75));
+                percentile(ratio, 75),
+                format(percentile(c, 50)),
+                percentile(ratioStock, 50));
     }
 
     private static long timeA(CompiledSchema compiled, byte[] input, int iterations) {
@@ -194,7 +214,7 @@ public final class ProtocolValidationBench {
         byte[] input =
                 "{\"query\":\"weather in Lisbon\",\"limit\":10,\"mode\":\"fast\",\"tags\":[\"a\",\"b\"],\"id\":42}"
                         .getBytes(StandardCharsets.UTF_8);
-        return new Workload("small object (5 properties)", schema, input);
+        return workload("small object (5 properties)", schema, input);
     }
 
     static Workload nestedFiftyProperties() {
@@ -257,7 +277,7 @@ public final class ProtocolValidationBench {
         }
         schema.append("},\"additionalProperties\":false}");
         input.append('}');
-        return new Workload(
+        return workload(
                 "nested object (50 properties)",
                 compile(schema.toString()),
                 input.toString().getBytes(StandardCharsets.UTF_8));
@@ -276,8 +296,17 @@ public final class ProtocolValidationBench {
             i++;
         }
         input.append("]}");
-        return new Workload(
+        return workload(
                 "60 KiB array (" + i + " strings)", schema, input.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The workload with stock networknt compiled from the same gate-admitted tree. */
+    private static Workload workload(String name, CompiledSchema schema, byte[] input) {
+        JsonNode tree = PLAIN.readTree(schema.json());
+        JsonNode admitted = ((SubsetGate.Admitted) SubsetGate.check(tree, true, "")).normalized();
+        Schema stock = STOCK.getSchema(admitted);
+        stock.initializeValidators();
+        return new Workload(name, schema, stock, input);
     }
 
     private static CompiledSchema compile(String json) {

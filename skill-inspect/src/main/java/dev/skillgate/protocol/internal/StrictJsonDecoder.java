@@ -12,6 +12,7 @@ import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonReadFeature;
@@ -301,6 +302,14 @@ public final class StrictJsonDecoder {
             String where = at >= 0 ? " at byte " + at : "";
             if (rootDone) {
                 return new Failed(ErrorCode.JSON_TRAILING_DATA, "", at, "data follows the JSON value" + where);
+            }
+            if (e instanceof StreamConstraintsException) {
+                return new Failed(
+                        ErrorCode.JSON_SYNTAX,
+                        containerPointer(),
+                        at,
+                        "a number, string or key" + where + " exceeds the parser's length bounds"
+                                + " (numbers: 1,000 characters)");
             }
             if (e instanceof UnexpectedEndOfInputException) {
                 return new Failed(ErrorCode.JSON_SYNTAX, containerPointer(), at, "the JSON text ends inside a value");

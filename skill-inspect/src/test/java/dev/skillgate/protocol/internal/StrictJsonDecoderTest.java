@@ -262,6 +262,15 @@ class StrictJsonDecoderTest {
     }
 
     @Test
+    void overlongNumbersAreRefused() {
+        assertThat(decode("[" + "1".repeat(1000) + "]")).isInstanceOf(StrictJsonDecoder.Decoded.class);
+        StrictJsonDecoder.Failed failure = failed(decode("{\"n\":[" + "1".repeat(1001) + "]}"));
+        assertThat(failure.code()).isEqualTo(ErrorCode.JSON_SYNTAX);
+        assertThat(failure.pointer()).isEqualTo("/n");
+        assertThat(failure.message()).contains("length bounds");
+    }
+
+    @Test
     void syntaxErrorsPointAtTheirContainer() {
         StrictJsonDecoder.Failed failure = failed(decode("{\"a\":{\"b\":[1,2,}]}}"));
         assertThat(failure.code()).isEqualTo(ErrorCode.JSON_SYNTAX);
