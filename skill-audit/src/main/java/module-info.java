@@ -8,5 +8,7 @@ module dev.skillgate.audit {
     requires tools.jackson.core;
     requires tools.jackson.databind;
     requires org.bouncycastle.provider;
-// Packages are exported here as they land; internal packages never are.
+
+    // Packages are exported here as they land; internal packages never are.
+    exports dev.skillgate.audit;
 }
