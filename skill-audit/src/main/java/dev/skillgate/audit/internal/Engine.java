@@ -109,7 +109,7 @@ public final class Engine implements AutoCloseable {
     private TrustTable trust = new TrustTable();
     private ErrorCode disabledCause = ErrorCode.AUDIT_CORRUPT;
     private long disabledFirstBad = -1;
-    private boolean directoryUnsafe;
+    private String directoryProblem;
 
     private volatile View view;
     private volatile boolean closed;
@@ -448,9 +448,8 @@ public final class Engine implements AutoCloseable {
                 initReadOnly(notes);
                 return;
             }
-            if (directoryUnsafe) {
-                publishDisabled(
-                        ErrorCode.AUDIT_PERMISSIONS, "", -1, "the audit directory cannot be vouched for", null, notes);
+            if (directoryProblem != null) {
+                publishDisabled(ErrorCode.AUDIT_PERMISSIONS, "", -1, directoryProblem, null, notes);
                 return;
             }
             Files.deleteIfExists(dir.resolve(HEAD_TMP));
@@ -491,8 +490,12 @@ public final class Engine implements AutoCloseable {
             return "the audit directory is not a directory";
         }
         Permissions.Check c = Permissions.check(dir, true, !readOnlyRequested && create, "audit directory");
-        notes.addAll(c.diagnostics());
-        directoryUnsafe = c.fatal();
+        if (c.fatal()) {
+            directoryProblem =
+                    "the audit directory is " + c.diagnostics().get(0).message();
+        } else {
+            notes.addAll(c.diagnostics());
+        }
         return null;
     }
 
@@ -550,11 +553,11 @@ public final class Engine implements AutoCloseable {
             return name + " is not a regular file";
         }
         Permissions.Check c = Permissions.check(p, false, tighten, name);
-        notes.addAll(c.diagnostics());
         if (c.fatal()) {
             permissionFault[0] = true;
-            return name + " cannot be vouched for";
+            return name + " is " + c.diagnostics().get(0).message();
         }
+        notes.addAll(c.diagnostics());
         return null;
     }
 
@@ -831,12 +834,12 @@ public final class Engine implements AutoCloseable {
             return;
         }
         String fatal = readOnlyRequested ? prepareDirectory(notes, false) : null;
-        if (fatal != null || directoryUnsafe) {
+        if (fatal != null || directoryProblem != null) {
             publishDisabled(
                     fatal != null ? ErrorCode.AUDIT_CORRUPT : ErrorCode.AUDIT_PERMISSIONS,
                     "",
                     -1,
-                    fatal != null ? fatal : "the audit directory cannot be vouched for",
+                    fatal != null ? fatal : directoryProblem,
                     null,
                     notes);
             return;
@@ -1081,9 +1084,9 @@ public final class Engine implements AutoCloseable {
         Path logP = dir.resolve(LOG);
         Path headP = dir.resolve(HEAD);
         try {
-            if (directoryUnsafe) {
+            if (directoryProblem != null) {
                 Files.setPosixFilePermissions(dir, Permissions.DIR_MODE);
-                directoryUnsafe = false;
+                directoryProblem = null;
             }
             String evidenceName = EVIDENCE_PREFIX + STAMP.format(clock.instant()) + "-" + randomHex(4);
             Optional<Sha256Digest> headDigest = digestIfRegular(headP);

@@ -63,7 +63,9 @@ final class Permissions {
             return new Check(
                     true,
                     List.of(Diagnostic.error(
-                            ErrorCode.AUDIT_PERMISSIONS, name, "owned by another user (uid " + owner.get() + ")")));
+                            ErrorCode.AUDIT_PERMISSIONS,
+                            name,
+                            "owned by another user (uid " + owner.get() + "); its integrity cannot be vouched for")));
         }
         Set<PosixFilePermission> mode = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
         Set<PosixFilePermission> wanted = directory ? DIR_MODE : FILE_MODE;
