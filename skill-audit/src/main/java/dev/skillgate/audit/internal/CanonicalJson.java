@@ -155,7 +155,18 @@ final class CanonicalJson {
      * {@link Boolean}.
      */
     static Map<String, Object> read(byte[] bytes, int offset, int length) throws NotCanonicalException {
+        return read(bytes, offset, length, null, null);
+    }
+
+    /**
+     * As {@link #read(byte[], int, int)}, and stores in {@code range} the absolute {@code [start,
+     * end)} of the value of the top-level key {@code captureKey} (left untouched when absent).
+     */
+    static Map<String, Object> read(byte[] bytes, int offset, int length, String captureKey, int[] range)
+            throws NotCanonicalException {
         Reader r = new Reader(bytes, offset, offset + length);
+        r.captureKey = captureKey;
+        r.range = range;
         if (r.pos >= r.end || bytes[r.pos] != '{') {
             throw new NotCanonicalException("payload does not start with '{'");
         }
@@ -168,6 +179,8 @@ final class CanonicalJson {
 
     private static final class Reader {
         private final byte[] b;
+        private String captureKey;
+        private int[] range;
         private final int start;
         private final int end;
         private int pos;
@@ -202,7 +215,7 @@ final class CanonicalJson {
                 throw fail("objects nest deeper than " + MAX_DEPTH);
             }
             expect('{');
-            Map<String, Object> map = new LinkedHashMap<>();
+            Map<String, Object> map = new LinkedHashMap<>(16);
             if (peek() == '}') {
                 pos++;
                 return Collections.unmodifiableMap(map);
@@ -215,7 +228,12 @@ final class CanonicalJson {
                 }
                 previous = key;
                 expect(':');
+                int valueStart = pos;
                 map.put(key, value(depth));
+                if (depth == 1 && range != null && key.equals(captureKey)) {
+                    range[0] = valueStart;
+                    range[1] = pos;
+                }
                 int c = peek();
                 pos++;
                 if (c == '}') {

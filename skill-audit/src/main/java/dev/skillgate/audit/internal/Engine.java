@@ -1033,7 +1033,7 @@ public final class Engine implements AutoCloseable {
         }
         head = next;
         verifiedSequence = seq;
-        LogScanner.apply(trust, seq, new Payloads.Decoded(at, event));
+        LogScanner.apply(trust, seq, Payloads.Decoded.of(at, event));
         publish(v.status().state(), true, v.status().diagnostics(), null);
         return new AppendResult.Committed(seq, Sha256Digest.of(hash));
     }

@@ -191,9 +191,9 @@ final class LogScanner {
 
     static void apply(TrustTable trust, long seq, Payloads.Decoded d) {
         if (d.event() instanceof AuditEvent.Approved a) {
-            trust.approve(a.scope(), seq, d.recordedAt());
+            trust.approve(a.scope(), d.scopeId(), seq, d.recordedAt());
         } else if (d.event() instanceof AuditEvent.Revoked v) {
-            trust.revoke(v.scope(), seq, d.recordedAt());
+            trust.revoke(v.scope(), d.scopeId(), seq, d.recordedAt());
         }
     }
 

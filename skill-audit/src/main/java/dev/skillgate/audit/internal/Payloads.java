@@ -7,6 +7,8 @@ import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -25,8 +27,28 @@ final class Payloads {
 
     private Payloads() {}
 
-    /** A decoded payload. */
-    record Decoded(Instant recordedAt, AuditEvent event) {}
+    private static final Set<String> SCOPE_KEYS = Set.of("v", "recordedAt", "scope");
+    private static final Set<String> CONSUME_KEYS = Set.of("v", "recordedAt", "run", "agent", "revision", "binding");
+    private static final Set<String> POLICY_KEYS = Set.of("v", "recordedAt", "mode", "policy");
+    private static final byte[] SCOPE_TAG = "skillgate-audit/v1/scope\0".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * A decoded payload.
+     *
+     * @param scopeId for approvals and revocations, the scope id computed from the stored scope bytes
+     *     (equal to {@link Scopes#id} because the reader accepts only canonical bytes); else null
+     */
+    record Decoded(Instant recordedAt, AuditEvent event, Sha256Digest scopeId) {
+        static Decoded of(Instant recordedAt, AuditEvent event) {
+            Sha256Digest id = null;
+            if (event instanceof AuditEvent.Approved a) {
+                id = a.scope().id();
+            } else if (event instanceof AuditEvent.Revoked r) {
+                id = r.scope().id();
+            }
+            return new Decoded(recordedAt, event, id);
+        }
+    }
 
     static RecordType typeOf(AuditEvent event) {
         if (event instanceof AuditEvent.Approved) {
@@ -85,8 +107,9 @@ final class Payloads {
 
     static Decoded decode(RecordType type, byte[] bytes, int offset, int length) throws Frames.FormatException {
         Map<String, Object> m;
+        int[] scopeRange = {-1, -1};
         try {
-            m = CanonicalJson.read(bytes, offset, length);
+            m = CanonicalJson.read(bytes, offset, length, "scope", scopeRange);
         } catch (CanonicalJson.NotCanonicalException e) {
             throw new Frames.FormatException("payload is not canonical JSON: " + e.getMessage());
         }
@@ -97,15 +120,15 @@ final class Payloads {
         try {
             AuditEvent event = switch (type) {
                 case APPROVE -> {
-                    Fields.exactKeys(m, Set.of("v", "recordedAt", "scope"), "payload");
+                    Fields.exactKeys(m, SCOPE_KEYS, "payload");
                     yield new AuditEvent.Approved(Scopes.decode(m.get("scope")));
                 }
                 case REVOKE -> {
-                    Fields.exactKeys(m, Set.of("v", "recordedAt", "scope"), "payload");
+                    Fields.exactKeys(m, SCOPE_KEYS, "payload");
                     yield new AuditEvent.Revoked(Scopes.decode(m.get("scope")));
                 }
                 case CONSUME -> {
-                    Fields.exactKeys(m, Set.of("v", "recordedAt", "run", "agent", "revision", "binding"), "payload");
+                    Fields.exactKeys(m, CONSUME_KEYS, "payload");
                     yield new AuditEvent.Consumed(
                             RunId.of(Fields.string(m, "run")),
                             AgentId.of(Fields.string(m, "agent")),
@@ -113,13 +136,20 @@ final class Payloads {
                             Sha256Digest.parse(Fields.string(m, "binding")));
                 }
                 case POLICY_CHANGE -> {
-                    Fields.exactKeys(m, Set.of("v", "recordedAt", "mode", "policy"), "payload");
+                    Fields.exactKeys(m, POLICY_KEYS, "payload");
                     yield new AuditEvent.PolicyChanged(
                             Fields.string(m, "mode"), Sha256Digest.parse(Fields.string(m, "policy")));
                 }
                 case REPAIR -> decodeRepair(m);
             };
-            return new Decoded(recordedAt, event);
+            Sha256Digest scopeId = null;
+            if (event instanceof AuditEvent.Approved || event instanceof AuditEvent.Revoked) {
+                MessageDigest md = Sha256Digest.newMessageDigest();
+                md.update(SCOPE_TAG);
+                md.update(bytes, scopeRange[0], scopeRange[1] - scopeRange[0]);
+                scopeId = Sha256Digest.of(md.digest());
+            }
+            return new Decoded(recordedAt, event, scopeId);
         } catch (InvalidValueException e) {
             throw new Frames.FormatException("a payload field is invalid (" + e.code() + ")");
         }

@@ -24,6 +24,10 @@ public final class Scopes {
     static final String PROMPT_SKILL = "prompt-skill";
     static final String EXECUTION = "execution";
     static final String NO_CONTRACT = "none";
+    private static final Set<String> PROMPT_KEYS = Set.of("agent", "contract", "kind", "revision", "skill");
+    private static final Set<String> EXECUTION_KEYS =
+            Set.of("agent", "kind", "outputCeiling", "receipt", "revision", "timeoutCeiling", "workspace");
+    private static final Set<String> RECEIPT_KEYS = Set.of("id", "issuedAt");
     private static final byte[] SCOPE_TAG = "skillgate-audit/v1/scope\0".getBytes(StandardCharsets.US_ASCII);
 
     private Scopes() {}
@@ -93,7 +97,7 @@ public final class Scopes {
         String kind = Fields.string(m, "kind");
         try {
             if (kind.equals(PROMPT_SKILL)) {
-                Fields.exactKeys(m, Set.of("agent", "contract", "kind", "revision", "skill"), "scope");
+                Fields.exactKeys(m, PROMPT_KEYS, "scope");
                 String contract = Fields.string(m, "contract");
                 Optional<Sha256Digest> contractDigest =
                         contract.equals(NO_CONTRACT) ? Optional.empty() : Optional.of(Sha256Digest.parse(contract));
@@ -104,12 +108,9 @@ public final class Scopes {
                         Revision.parse(Fields.string(m, "revision")));
             }
             if (kind.equals(EXECUTION)) {
-                Fields.exactKeys(
-                        m,
-                        Set.of("agent", "kind", "outputCeiling", "receipt", "revision", "timeoutCeiling", "workspace"),
-                        "scope");
+                Fields.exactKeys(m, EXECUTION_KEYS, "scope");
                 Map<String, Object> receipt = Fields.object(m.get("receipt"), "receipt");
-                Fields.exactKeys(receipt, Set.of("id", "issuedAt"), "receipt");
+                Fields.exactKeys(receipt, RECEIPT_KEYS, "receipt");
                 return new ExecutionScope(
                         Revision.parse(Fields.string(m, "revision")),
                         AgentId.of(Fields.string(m, "agent")),

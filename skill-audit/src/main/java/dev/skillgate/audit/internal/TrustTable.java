@@ -17,16 +17,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TrustTable {
     /** One scope's latest decision. */
-    record Entry(TrustScope scope, boolean approved, long sequence, Instant decidedAt) {}
+    record Entry(TrustScope scope, Sha256Digest id, boolean approved, long sequence, Instant decidedAt) {}
 
     private final Map<Sha256Digest, Entry> entries = new ConcurrentHashMap<>();
 
-    void approve(TrustScope scope, long sequence, Instant at) {
-        entries.put(scope.id(), new Entry(scope, true, sequence, at));
+    void approve(TrustScope scope, Sha256Digest id, long sequence, Instant at) {
+        entries.put(id, new Entry(scope, id, true, sequence, at));
     }
 
-    void revoke(TrustScope scope, long sequence, Instant at) {
-        entries.put(scope.id(), new Entry(scope, false, sequence, at));
+    void revoke(TrustScope scope, Sha256Digest id, long sequence, Instant at) {
+        entries.put(id, new Entry(scope, id, false, sequence, at));
     }
 
     Entry get(Sha256Digest id) {
@@ -49,7 +49,7 @@ final class TrustTable {
         List<TrustDecision> out = new ArrayList<>(sorted.size());
         for (Entry e : sorted) {
             TrustStatus status;
-            if (!e.approved() || revokedInMemory.contains(e.scope().id())) {
+            if (!e.approved() || revokedInMemory.contains(e.id())) {
                 status = TrustStatus.REVOKED;
             } else {
                 status = yieldsTrust ? TrustStatus.TRUSTED : TrustStatus.SUSPENDED;

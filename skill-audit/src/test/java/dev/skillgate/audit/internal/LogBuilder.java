@@ -61,7 +61,11 @@ final class LogBuilder {
     }
 
     byte[] logUpTo(int n) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long length = Frames.HEADER_SIZE;
+        for (int i = 0; i < n; i++) {
+            length += frames.get(i).length;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) length);
         out.writeBytes(Frames.header(logId));
         for (int i = 0; i < n; i++) {
             out.writeBytes(frames.get(i));
@@ -74,7 +78,11 @@ final class LogBuilder {
     }
 
     byte[] headAt(int n) {
-        return new Head(logId, n, tips.get(n), logUpTo(n).length).encode();
+        long length = Frames.HEADER_SIZE;
+        for (int i = 0; i < n; i++) {
+            length += frames.get(i).length;
+        }
+        return new Head(logId, n, tips.get(n), length).encode();
     }
 
     /** Writes {@code audit.log} and {@code audit.head} into {@code dir} (0700/0600). */

@@ -1,0 +1,163 @@
+package dev.skillgate.audit.internal;
+
+import dev.skillgate.audit.AppendResult;
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.audit.AuditLog;
+import dev.skillgate.audit.AuditLogOptions;
+import dev.skillgate.audit.AuditState;
+import dev.skillgate.audit.Fixtures;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Audit log benchmark harness (not a test): verification of 100,000 records, and committed appends
+ * per second beside raw {@code FileChannel.force} on the same disk in the same run. Figures go to
+ * {@code docs/performance.md}.
+ *
+ * <p>Run: {@code mvn -B -o -q -pl skill-audit -am test-compile} then {@code java -cp
+ * <test class path> dev.skillgate.audit.internal.AuditBenchmark [DIR]} (see docs/performance.md).
+ */
+public final class AuditBenchmark {
+    private AuditBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Path base = args.length > 0 ? Path.of(args[0]) : Path.of("target", "audit-benchmark");
+        deleteTree(base);
+        Files.createDirectories(base);
+        System.out.printf(
+                Locale.ROOT,
+                "java %s, %d CPUs, dir %s%n",
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                base.toAbsolutePath());
+
+        // 1. Verify 100,000 records.
+        Path big = base.resolve("big");
+        LogBuilder b = new LogBuilder(1);
+        for (int i = 0; i < 100_000; i++) {
+            b.add(
+                    i % 10 == 9
+                            ? new AuditEvent.Revoked(Fixtures.prompt(i - 1))
+                            : new AuditEvent.Approved(i % 2 == 0 ? Fixtures.prompt(i) : Fixtures.execution(i)));
+        }
+        byte[] log = b.log();
+        b.writeTo(big, log, b.head());
+        System.out.printf(Locale.ROOT, "log: 100000 records, %.1f MB%n", log.length / 1e6);
+        List<Double> scan = new ArrayList<>();
+        List<Double> open = new ArrayList<>();
+        for (int round = 0; round < 7; round++) {
+            long t0 = System.nanoTime();
+            try (FileChannel ch = FileChannel.open(big.resolve("audit.log"), StandardOpenOption.READ)) {
+                LogScanner.Result r = LogScanner.scan(Source.of(ch), Head.parse(b.head()), null);
+                if (r.problem != null || r.verifiedSequence != 100_000) {
+                    throw new AssertionError("scan failed: " + r.problem);
+                }
+            }
+            scan.add((System.nanoTime() - t0) / 1e6);
+            long t1 = System.nanoTime();
+            try (AuditLog opened = AuditLog.open(AuditLogOptions.builder(big)
+                    .openWait(Duration.ofSeconds(60))
+                    .build())) {
+                if (opened.status().state() != AuditState.OK) {
+                    throw new AssertionError(opened.status().toString());
+                }
+            }
+            open.add((System.nanoTime() - t1) / 1e6);
+        }
+        System.out.printf(
+                Locale.ROOT, "verify 100k (scanner, warm runs): %s ms; median %.0f ms%n", fmt(scan), median(scan));
+        System.out.printf(
+                Locale.ROOT,
+                "AuditLog.open of 100k (incl. lock, head, verify): %s ms; median %.0f ms%n",
+                fmt(open),
+                median(open));
+
+        // 2. Committed appends per second vs raw force on the same disk.
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 300;
+        byte[] record = Arrays.copyOf(b.frames.get(0), b.frames.get(0).length);
+        Path rawFile = base.resolve("raw.bin");
+        double rawForce = rawForce(rawFile, record, n, false);
+        double rawForceMeta = rawForce(rawFile, record, n, true);
+        Path appendDir = base.resolve("appends");
+        double appends;
+        try (AuditLog a = AuditLog.open(appendDir)) {
+            for (int i = 0; i < 20; i++) {
+                a.approve(Fixtures.prompt(1_000_000 + i));
+            }
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                AppendResult r = a.approve(Fixtures.prompt(i));
+                if (!r.isCommitted()) {
+                    throw new AssertionError(r.toString());
+                }
+            }
+            appends = n / ((System.nanoTime() - t0) / 1e9);
+        }
+        double rawForceAgain = rawForce(rawFile, record, n, false);
+        System.out.printf(
+                Locale.ROOT,
+                "raw write+force(false) per record: %.0f/s (before), %.0f/s (after)%n",
+                rawForce,
+                rawForceAgain);
+        System.out.printf(Locale.ROOT, "raw write+force(true) per record: %.0f/s%n", rawForceMeta);
+        System.out.printf(
+                Locale.ROOT,
+                "committed appends (log fsync + head tmp fsync + rename + dir fsync): %.0f/s over %d%n",
+                appends,
+                n);
+        deleteTree(base);
+    }
+
+    private static double rawForce(Path file, byte[] record, int n, boolean metadata) throws IOException {
+        Files.deleteIfExists(file);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long pos = 0;
+            for (int i = 0; i < 20; i++) {
+                pos += ch.write(ByteBuffer.wrap(record), pos);
+                ch.force(metadata);
+            }
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                pos += ch.write(ByteBuffer.wrap(record), pos);
+                ch.force(metadata);
+            }
+            return n / ((System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    private static String fmt(List<Double> values) {
+        StringBuilder s = new StringBuilder();
+        for (double v : values) {
+            s.append(s.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f", v));
+        }
+        return s.toString();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values.subList(1, values.size()));
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+}
