@@ -703,6 +703,8 @@ public final class Engine implements AutoCloseable {
                     }
                 }
             }
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            throw e; // recoverAfterFault retries
         } catch (IOException e) {
             Diagnostic io = Diagnostic.error(
                     ErrorCode.AUDIT_IO,
@@ -1027,7 +1029,7 @@ public final class Engine implements AutoCloseable {
                     ErrorCode.AUDIT_IO,
                     LOG,
                     "an append of seq " + seq + " failed (" + e.getClass().getSimpleName()
-                            + "); whether it reached the disk was settled by re-verification");
+                            + "); it is not acknowledged");
             recoverAfterFault(failure);
             return new AppendResult.Failed(failure);
         }
@@ -1039,29 +1041,45 @@ public final class Engine implements AutoCloseable {
     }
 
     private void recoverAfterFault(Diagnostic cause) {
-        List<Diagnostic> notes = new ArrayList<>();
-        notes.add(cause);
         View before = view;
-        try {
-            recover(notes, true);
-        } catch (IOException | RuntimeException e) {
-            closeLog();
-            List<Diagnostic> d = new ArrayList<>();
-            Diagnostic io = Diagnostic.error(
-                    ErrorCode.AUDIT_IO,
-                    LOG,
-                    "the log could not be re-verified after a fault ("
-                            + e.getClass().getSimpleName() + "); read-only until reopened");
-            d.add(io);
-            d.add(cause);
-            trust = before.trust();
-            head = before.head();
-            publish(
-                    before.status().state() == AuditState.DISABLED ? AuditState.DISABLED : AuditState.DEGRADED,
-                    false,
-                    d,
-                    io);
+        for (int attempt = 0; ; attempt++) {
+            List<Diagnostic> notes = new ArrayList<>();
+            notes.add(cause);
+            // A stray interrupt closes channels mid-read; clear it and try again a few times.
+            Thread.interrupted();
+            try {
+                recover(notes, true);
+                return;
+            } catch (java.nio.channels.ClosedByInterruptException e) {
+                if (attempt < 3) {
+                    continue;
+                }
+                failRecovery(before, cause, e);
+                return;
+            } catch (IOException | RuntimeException e) {
+                failRecovery(before, cause, e);
+                return;
+            }
         }
+    }
+
+    private void failRecovery(View before, Diagnostic cause, Exception e) {
+        closeLog();
+        List<Diagnostic> d = new ArrayList<>();
+        Diagnostic io = Diagnostic.error(
+                ErrorCode.AUDIT_IO,
+                LOG,
+                "the log could not be re-verified after a fault ("
+                        + e.getClass().getSimpleName() + "); read-only until reopened");
+        d.add(io);
+        d.add(cause);
+        trust = before.trust();
+        head = before.head();
+        publish(
+                before.status().state() == AuditState.DISABLED ? AuditState.DISABLED : AuditState.DEGRADED,
+                false,
+                d,
+                io);
     }
 
     // ------------------------------------------------------------------ repair
