@@ -164,6 +164,7 @@ class LockTrapsTest {
     @Test
     void row26_anInterruptReachingTheWriterThreadFailsClosedAndKeepsTheLock() throws Exception {
         Path dir = tmp.resolve("audit");
+        int[] committedTotal = {0};
         try (Engine engine = Engine.open(dir, Clock.systemUTC(), false, Duration.ofSeconds(30))) {
             engine.approve(Fixtures.prompt(1));
             Thread worker = engine.workerThread();
@@ -189,7 +190,9 @@ class LockTrapsTest {
                         committed++;
                     } else {
                         failed++;
-                        assertThat(r).isInstanceOf(AppendResult.Failed.class);
+                        Diagnostic reason =
+                                r instanceof AppendResult.Failed f ? f.reason() : ((AppendResult.Refused) r).reason();
+                        assertThat(reason.code()).isEqualTo(ErrorCode.AUDIT_IO);
                     }
                 }
             } finally {
@@ -205,13 +208,28 @@ class LockTrapsTest {
             assertThat(probe("audit", dir))
                     .as("lock still held: it is never touched by I/O")
                     .isEqualTo(3);
-            System.out.printf("worker interrupts: %d committed, %d failed closed%n", committed, failed);
+            System.out.printf(
+                    "worker interrupts: %d committed, %d failed closed, writable at the end: %s%n",
+                    committed, failed, engine.status().writable());
+            committedTotal[0] = committed;
             long seq = engine.status().committedSequence();
             assertThat(seq).isGreaterThanOrEqualTo(1 + committed);
         }
         try (AuditLog log = Fixtures.open(dir)) {
             assertThat(log.status().state()).isIn(AuditState.OK, AuditState.DEGRADED);
             assertThat(log.isTrusted(Fixtures.prompt(1))).isTrue();
+            assertThat(log.status().committedSequence()).isGreaterThanOrEqualTo(1 + committedTotal[0]);
+        }
+    }
+
+    @Test
+    void row26_anInterruptLeftOnTheIdleWriterThreadIsClearedBeforeAnyIo() throws Exception {
+        Path dir = tmp.resolve("audit");
+        try (Engine engine = Engine.open(dir, Clock.systemUTC(), false, Duration.ofSeconds(30))) {
+            engine.workerThread().interrupt();
+            assertThat(engine.approve(Fixtures.prompt(1)).isCommitted()).isTrue();
+            assertThat(engine.status().state()).isEqualTo(AuditState.OK);
+            assertThat(engine.lockHeld()).isTrue();
         }
     }
 
