@@ -98,7 +98,7 @@ public final class Engine implements AutoCloseable {
     private final ExecutorService worker;
     private volatile Thread workerThread;
     private final Future<?> ready;
-    private final Set<Sha256Digest> revokedInMemory = ConcurrentHashMap.newKeySet();
+    private final Set<ScopeKey> revokedInMemory = ConcurrentHashMap.newKeySet();
 
     // Worker-confined state.
     private Object registryKey;
@@ -201,7 +201,7 @@ public final class Engine implements AutoCloseable {
         if (closed || !v.status().yieldsTrust()) {
             return false;
         }
-        Sha256Digest id = scope.id();
+        ScopeKey id = ScopeKey.of(scope.id());
         return v.trust().approved(id) && !revokedInMemory.contains(id);
     }
 
@@ -242,7 +242,7 @@ public final class Engine implements AutoCloseable {
     /** Appends a revocation of {@code scope}; applied in memory even when it cannot be made durable. */
     public AppendResult revoke(TrustScope scope) {
         Objects.requireNonNull(scope, "scope");
-        Sha256Digest id = scope.id();
+        ScopeKey id = ScopeKey.of(scope.id());
         return submit(() -> {
             View v = view;
             if (!v.status().writable()) {
@@ -673,8 +673,8 @@ public final class Engine implements AutoCloseable {
                     long seq = h.sequence() + 1;
                     if (tail.type().orElseThrow() == RecordType.REVOKE) {
                         // Only ever reduce trust: an unconfirmed revocation is kept.
-                        revokedInMemory.add(
-                                ((AuditEvent.Revoked) d.event()).scope().id());
+                        revokedInMemory.add(ScopeKey.of(
+                                ((AuditEvent.Revoked) d.event()).scope().id()));
                         Head next = new Head(h.logId(), seq, tail.chainHash(), h.length() + tail.frameLength());
                         writeHead(next);
                         head = next;
@@ -933,7 +933,7 @@ public final class Engine implements AutoCloseable {
                 case SINGLE -> {
                     Payloads.Decoded d = r.tail.decoded().orElseThrow();
                     if (d.event() instanceof AuditEvent.Revoked v) {
-                        revokedInMemory.add(v.scope().id());
+                        revokedInMemory.add(ScopeKey.of(v.scope().id()));
                         n.add(Diagnostic.info(
                                 ErrorCode.AUDIT_TAIL_QUARANTINED,
                                 LOG,
@@ -1023,7 +1023,7 @@ public final class Engine implements AutoCloseable {
             writeHead(next);
         } catch (IOException e) {
             if (event instanceof AuditEvent.Revoked r) {
-                revokedInMemory.add(r.scope().id());
+                revokedInMemory.add(ScopeKey.of(r.scope().id()));
             }
             Diagnostic failure = Diagnostic.error(
                     ErrorCode.AUDIT_IO,

@@ -270,7 +270,7 @@ final class LogScanner {
         }
         f.hash = hash;
         try {
-            f.decoded = Payloads.decode(f.type, buf, f.offset + Frames.PREFIX_SIZE, f.length);
+            f.decoded = Payloads.decode(f.type, buf, f.offset + Frames.PREFIX_SIZE, f.length, md);
         } catch (Frames.FormatException e) {
             return "invalid payload (" + e.getMessage() + ")";
         }

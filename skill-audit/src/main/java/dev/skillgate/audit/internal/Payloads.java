@@ -38,13 +38,13 @@ final class Payloads {
      * @param scopeId for approvals and revocations, the scope id computed from the stored scope bytes
      *     (equal to {@link Scopes#id} because the reader accepts only canonical bytes); else null
      */
-    record Decoded(Instant recordedAt, AuditEvent event, Sha256Digest scopeId) {
+    record Decoded(Instant recordedAt, AuditEvent event, ScopeKey scopeId) {
         static Decoded of(Instant recordedAt, AuditEvent event) {
-            Sha256Digest id = null;
+            ScopeKey id = null;
             if (event instanceof AuditEvent.Approved a) {
-                id = a.scope().id();
+                id = ScopeKey.of(a.scope().id());
             } else if (event instanceof AuditEvent.Revoked r) {
-                id = r.scope().id();
+                id = ScopeKey.of(r.scope().id());
             }
             return new Decoded(recordedAt, event, id);
         }
@@ -106,6 +106,12 @@ final class Payloads {
     }
 
     static Decoded decode(RecordType type, byte[] bytes, int offset, int length) throws Frames.FormatException {
+        return decode(type, bytes, offset, length, Sha256Digest.newMessageDigest());
+    }
+
+    /** As above, reusing {@code md} for the scope id. */
+    static Decoded decode(RecordType type, byte[] bytes, int offset, int length, MessageDigest md)
+            throws Frames.FormatException {
         Map<String, Object> m;
         int[] scopeRange = {-1, -1};
         try {
@@ -142,12 +148,12 @@ final class Payloads {
                 }
                 case REPAIR -> decodeRepair(m);
             };
-            Sha256Digest scopeId = null;
+            ScopeKey scopeId = null;
             if (event instanceof AuditEvent.Approved || event instanceof AuditEvent.Revoked) {
-                MessageDigest md = Sha256Digest.newMessageDigest();
+                md.reset();
                 md.update(SCOPE_TAG);
                 md.update(bytes, scopeRange[0], scopeRange[1] - scopeRange[0]);
-                scopeId = Sha256Digest.of(md.digest());
+                scopeId = ScopeKey.of(md.digest());
             }
             return new Decoded(recordedAt, event, scopeId);
         } catch (InvalidValueException e) {

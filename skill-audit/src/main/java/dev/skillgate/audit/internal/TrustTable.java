@@ -3,7 +3,6 @@ package dev.skillgate.audit.internal;
 import dev.skillgate.audit.TrustDecision;
 import dev.skillgate.audit.TrustScope;
 import dev.skillgate.audit.TrustStatus;
-import dev.skillgate.model.Sha256Digest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,39 +16,39 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TrustTable {
     /** One scope's latest decision. */
-    record Entry(TrustScope scope, Sha256Digest id, boolean approved, long sequence, Instant decidedAt) {}
+    record Entry(TrustScope scope, ScopeKey key, boolean approved, long sequence, Instant decidedAt) {}
 
-    private final Map<Sha256Digest, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<ScopeKey, Entry> entries = new ConcurrentHashMap<>();
 
-    void approve(TrustScope scope, Sha256Digest id, long sequence, Instant at) {
-        entries.put(id, new Entry(scope, id, true, sequence, at));
+    void approve(TrustScope scope, ScopeKey key, long sequence, Instant at) {
+        entries.put(key, new Entry(scope, key, true, sequence, at));
     }
 
-    void revoke(TrustScope scope, Sha256Digest id, long sequence, Instant at) {
-        entries.put(id, new Entry(scope, id, false, sequence, at));
+    void revoke(TrustScope scope, ScopeKey key, long sequence, Instant at) {
+        entries.put(key, new Entry(scope, key, false, sequence, at));
     }
 
-    Entry get(Sha256Digest id) {
-        return entries.get(id);
+    Entry get(ScopeKey key) {
+        return entries.get(key);
     }
 
     int size() {
         return entries.size();
     }
 
-    boolean approved(Sha256Digest id) {
-        Entry e = entries.get(id);
+    boolean approved(ScopeKey key) {
+        Entry e = entries.get(key);
         return e != null && e.approved();
     }
 
     /** The decisions, ordered by deciding sequence number. */
-    List<TrustDecision> list(boolean yieldsTrust, java.util.Set<Sha256Digest> revokedInMemory) {
+    List<TrustDecision> list(boolean yieldsTrust, java.util.Set<ScopeKey> revokedInMemory) {
         List<Entry> sorted = new ArrayList<>(entries.values());
         sorted.sort(Comparator.comparingLong(Entry::sequence));
         List<TrustDecision> out = new ArrayList<>(sorted.size());
         for (Entry e : sorted) {
             TrustStatus status;
-            if (!e.approved() || revokedInMemory.contains(e.id())) {
+            if (!e.approved() || revokedInMemory.contains(e.key())) {
                 status = TrustStatus.REVOKED;
             } else {
                 status = yieldsTrust ? TrustStatus.TRUSTED : TrustStatus.SUSPENDED;

@@ -42,18 +42,102 @@ public final class AuditBenchmark {
                 Runtime.getRuntime().availableProcessors(),
                 base.toAbsolutePath());
 
-        // 1. Verify 100,000 records.
-        Path big = base.resolve("big");
-        LogBuilder b = new LogBuilder(1);
-        for (int i = 0; i < 100_000; i++) {
-            b.add(
-                    i % 10 == 9
-                            ? new AuditEvent.Revoked(Fixtures.prompt(i - 1))
-                            : new AuditEvent.Approved(i % 2 == 0 ? Fixtures.prompt(i) : Fixtures.execution(i)));
+        // 1. Verify 100,000 records: every record a distinct scope (worst case for memory), and a
+        // realistic shape (1,000 scopes approved, revoked, consumed and re-approved over and over).
+        LogBuilder b = null;
+        for (String shape : List.of("distinct", "realistic")) {
+            Path big = base.resolve(shape);
+            LogBuilder lb = new LogBuilder(1);
+            for (int i = 0; i < 100_000; i++) {
+                lb.add(event(shape, i));
+            }
+            byte[] log = lb.log();
+            lb.writeTo(big, log, lb.head());
+            b = lb;
+            System.out.printf(Locale.ROOT, "%n[%s] log: 100000 records, %.1f MB%n", shape, log.length / 1e6);
+            verifyFigures(big, lb);
         }
-        byte[] log = b.log();
-        b.writeTo(big, log, b.head());
-        System.out.printf(Locale.ROOT, "log: 100000 records, %.1f MB%n", log.length / 1e6);
+        System.out.println();
+        Hello.baseline(base.resolve("distinct").resolve("audit.log"));
+
+        // 2. Committed appends per second vs raw force on the same disk.
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 300;
+        byte[] record = Arrays.copyOf(b.frames.get(0), b.frames.get(0).length);
+        Path rawFile = base.resolve("raw.bin");
+        double rawForce = rawForce(rawFile, record, n, false);
+        double rawForceMeta = rawForce(rawFile, record, n, true);
+        Path appendDir = base.resolve("appends");
+        double appends;
+        try (AuditLog a = AuditLog.open(appendDir)) {
+            for (int i = 0; i < 20; i++) {
+                a.approve(Fixtures.prompt(1_000_000 + i));
+            }
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                AppendResult r = a.approve(Fixtures.prompt(i));
+                if (!r.isCommitted()) {
+                    throw new AssertionError(r.toString());
+                }
+            }
+            appends = n / ((System.nanoTime() - t0) / 1e9);
+        }
+        double rawForceAgain = rawForce(rawFile, record, n, false);
+        System.out.printf(
+                Locale.ROOT,
+                "raw write+force(false) per record: %.0f/s (before), %.0f/s (after)%n",
+                rawForce,
+                rawForceAgain);
+        System.out.printf(Locale.ROOT, "raw write+force(true) per record: %.0f/s%n", rawForceMeta);
+        System.out.printf(
+                Locale.ROOT,
+                "committed appends (log fsync + head tmp fsync + rename + dir fsync): %.0f/s over %d%n",
+                appends,
+                n);
+        deleteTree(base);
+    }
+
+    /** Opens a log in a fresh JVM and prints the milliseconds from main() to a verified handle. */
+    public static final class ColdOpen {
+        private ColdOpen() {}
+
+        public static void main(String[] args) {
+            long t0 = System.nanoTime();
+            try (AuditLog log = AuditLog.open(AuditLogOptions.builder(Path.of(args[0]))
+                    .openWait(Duration.ofSeconds(60))
+                    .build())) {
+                double ms = (System.nanoTime() - t0) / 1e6;
+                System.out.printf(
+                        Locale.ROOT,
+                        "%.0f ms wall, %.0f ms process CPU since JVM start, state %s, %d records%n",
+                        ms,
+                        processCpuNanos() / 1e6,
+                        log.status().state(),
+                        log.status().committedSequence());
+            }
+        }
+    }
+
+    private static AuditEvent event(String shape, int i) {
+        if (shape.equals("distinct")) {
+            return i % 10 == 9
+                    ? new AuditEvent.Revoked(Fixtures.prompt(i - 1))
+                    : new AuditEvent.Approved(i % 2 == 0 ? Fixtures.prompt(i) : Fixtures.execution(i));
+        }
+        int scope = i % 1_000;
+        dev.skillgate.audit.TrustScope ts = scope % 2 == 0 ? Fixtures.prompt(scope) : Fixtures.execution(scope);
+        return switch ((i / 1_000) % 4) {
+            case 0, 2 -> new AuditEvent.Approved(ts);
+            case 1 -> new AuditEvent.Revoked(ts);
+            default ->
+                new AuditEvent.Consumed(
+                        dev.skillgate.model.RunId.of("run-" + i),
+                        dev.skillgate.model.AgentId.of("agent-" + scope),
+                        ts.revision(),
+                        dev.skillgate.model.Sha256Digest.hash(new byte[] {(byte) i}));
+        };
+    }
+
+    private static void verifyFigures(Path big, LogBuilder b) throws Exception {
         // Cold: a fresh JVM opening the log, as a host does at start-up.
         List<Double> cold = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
@@ -110,61 +194,46 @@ public final class AuditBenchmark {
                 "AuditLog.open of 100k in-process (lock, head, verify): wall %s ms; median of runs 2-7 %.0f ms%n",
                 fmt(open),
                 median(open));
-
-        // 2. Committed appends per second vs raw force on the same disk.
-        int n = args.length > 1 ? Integer.parseInt(args[1]) : 300;
-        byte[] record = Arrays.copyOf(b.frames.get(0), b.frames.get(0).length);
-        Path rawFile = base.resolve("raw.bin");
-        double rawForce = rawForce(rawFile, record, n, false);
-        double rawForceMeta = rawForce(rawFile, record, n, true);
-        Path appendDir = base.resolve("appends");
-        double appends;
-        try (AuditLog a = AuditLog.open(appendDir)) {
-            for (int i = 0; i < 20; i++) {
-                a.approve(Fixtures.prompt(1_000_000 + i));
-            }
-            long t0 = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                AppendResult r = a.approve(Fixtures.prompt(i));
-                if (!r.isCommitted()) {
-                    throw new AssertionError(r.toString());
-                }
-            }
-            appends = n / ((System.nanoTime() - t0) / 1e9);
-        }
-        double rawForceAgain = rawForce(rawFile, record, n, false);
-        System.out.printf(
-                Locale.ROOT,
-                "raw write+force(false) per record: %.0f/s (before), %.0f/s (after)%n",
-                rawForce,
-                rawForceAgain);
-        System.out.printf(Locale.ROOT, "raw write+force(true) per record: %.0f/s%n", rawForceMeta);
-        System.out.printf(
-                Locale.ROOT,
-                "committed appends (log fsync + head tmp fsync + rename + dir fsync): %.0f/s over %d%n",
-                appends,
-                n);
-        deleteTree(base);
     }
 
-    /** Opens a log in a fresh JVM and prints the milliseconds from main() to a verified handle. */
-    public static final class ColdOpen {
-        private ColdOpen() {}
+    /** A fresh JVM that only reads and hashes the log file: the floor a cold open cannot beat. */
+    public static final class Hello {
+        private Hello() {}
 
-        public static void main(String[] args) {
-            long t0 = System.nanoTime();
-            try (AuditLog log = AuditLog.open(AuditLogOptions.builder(Path.of(args[0]))
-                    .openWait(Duration.ofSeconds(60))
-                    .build())) {
-                double ms = (System.nanoTime() - t0) / 1e6;
-                System.out.printf(
-                        Locale.ROOT,
-                        "%.0f ms wall, %.0f ms process CPU since JVM start, state %s, %d records%n",
-                        ms,
-                        processCpuNanos() / 1e6,
-                        log.status().state(),
-                        log.status().committedSequence());
+        static void baseline(Path file) throws Exception {
+            for (int round = 0; round < 3; round++) {
+                Process p = new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                Hello.class.getName(),
+                                file.toString())
+                        .redirectErrorStream(true)
+                        .start();
+                String line =
+                        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+                p.waitFor();
+                System.out.println("baseline, fresh JVM reading + SHA-256 of the same file: " + line);
             }
+        }
+
+        public static void main(String[] args) throws Exception {
+            long t0 = System.nanoTime();
+            java.security.MessageDigest md = dev.skillgate.model.Sha256Digest.newMessageDigest();
+            byte[] buf = new byte[1 << 20];
+            try (java.io.InputStream in = Files.newInputStream(Path.of(args[0]))) {
+                int r;
+                while ((r = in.read(buf)) > 0) {
+                    md.update(buf, 0, r);
+                }
+            }
+            md.digest();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%.0f ms wall, %.0f ms process CPU since JVM start%n",
+                    (System.nanoTime() - t0) / 1e6,
+                    processCpuNanos() / 1e6);
         }
     }
 

@@ -163,7 +163,7 @@ class CanonicalJsonTest {
                     Payloads.encode(new AuditEvent.Approved(scope), Instant.ofEpochMilli(1_700_000_000_123L + i));
             Payloads.Decoded d = Payloads.decode(RecordType.APPROVE, payload, 0, payload.length);
             assertThat(d.event()).isEqualTo(new AuditEvent.Approved(scope));
-            assertThat(d.scopeId()).isEqualTo(scope.id());
+            assertThat(d.scopeId()).isEqualTo(ScopeKey.of(scope.id()));
         }
     }
 
