@@ -436,6 +436,21 @@ public final class Engine implements AutoCloseable {
                 return;
             }
             registryKey = key;
+            Path lockPath = dir.resolve(LOCK);
+            if (Files.isSymbolicLink(lockPath)
+                    || (Files.exists(lockPath, LinkOption.NOFOLLOW_LINKS)
+                            && !Files.isRegularFile(lockPath, LinkOption.NOFOLLOW_LINKS))) {
+                WRITERS.remove(key);
+                registryKey = null;
+                publishDisabled(
+                        ErrorCode.AUDIT_CORRUPT,
+                        LOCK,
+                        -1,
+                        LOCK + " is a symbolic link or not a regular file; remove it by hand",
+                        null,
+                        notes);
+                return;
+            }
             if (!acquireLock()) {
                 WRITERS.remove(key);
                 registryKey = null;

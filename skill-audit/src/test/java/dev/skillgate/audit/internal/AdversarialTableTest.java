@@ -751,6 +751,16 @@ class AdversarialTableTest {
     }
 
     @Test
+    void row38b_aSymlinkedLockFileIsNeverOpened() throws IOException {
+        standardLog();
+        Path target = tmp.resolve("elsewhere.lock");
+        Files.delete(dir.resolve("audit.lock"));
+        Files.createSymbolicLink(dir.resolve("audit.lock"), target);
+        assertDisabled("audit.lock is a symbolic link or not a regular file");
+        assertThat(target).doesNotExist();
+    }
+
+    @Test
     void row40_widenedPermissionsAreTightenedOrDisable() throws IOException {
         standardLog();
         Files.setPosixFilePermissions(logFile, PosixFilePermissions.fromString("rw-r--r--"));
