@@ -59,6 +59,10 @@ class LockTrapsTest {
                     .isTrue();
             AppendResult refused = log.approve(Fixtures.prompt(2));
             assertThat(((AppendResult.Refused) refused).reason().code()).isEqualTo(ErrorCode.AUDIT_LOCKED);
+            // A revocation that cannot be written still applies to this handle.
+            AppendResult revoke = log.revoke(Fixtures.prompt(1));
+            assertThat(((AppendResult.Refused) revoke).reason().code()).isEqualTo(ErrorCode.AUDIT_LOCKED);
+            assertThat(log.isTrusted(Fixtures.prompt(1))).isFalse();
         }
         holder.getOutputStream().close();
         assertThat(Fixtures.await(holder)).as("the holder could still append").isZero();
