@@ -1,0 +1,47 @@
+package dev.skillgate.benchmarks;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The one entry point of the benchmarks module ({@code benchmarks/bench <command> …}, see
+ * {@code docs/performance.md}): JMH for the in-process hot paths, and plain harnesses for what JMH
+ * cannot measure honestly (process launches, peers in other runtimes, memory, the soak's report).
+ *
+ * <p>Every harness prints the machine description and a baseline measured in the same run.
+ */
+public final class Bench {
+    private Bench() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            usage();
+            System.exit(2);
+            return;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0].toLowerCase(Locale.ROOT)) {
+            case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            case "peers" -> dev.skillgate.benchmarks.peers.PeerComparison.main(rest);
+            case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
+            case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
+            case "machine" -> System.out.println(Machine.describe());
+            default -> {
+                usage();
+                System.exit(2);
+            }
+        }
+    }
+
+    private static void usage() {
+        System.err.println("""
+                usage: benchmarks/bench <command> [args]
+                  jmh [JMH options]        in-process benchmarks (e.g. jmh -rf json -rff target/jmh.json)
+                  peers [--python-ref DIR] [--no-install]
+                                           skills-ref 0.1.5 and ajv 8 on the same inputs (npm, node)
+                  launch [rounds]          supervised execute vs bare ProcessBuilder spawn, interleaved
+                  memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
+                  machine                  the machine description printed with every figure
+                """);
+    }
+}
