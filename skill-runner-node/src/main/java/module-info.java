@@ -6,5 +6,7 @@
 module dev.skillgate.runner {
     requires transitive dev.skillgate.model;
     requires transitive dev.skillgate.inspect;
+
+    exports dev.skillgate.runner;
 // Packages are exported here as they land; internal packages never are.
 }

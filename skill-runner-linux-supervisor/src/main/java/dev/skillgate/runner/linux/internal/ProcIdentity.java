@@ -1,0 +1,63 @@
+package dev.skillgate.runner.linux.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Reads a process's start time (field 22 of {@code /proc/PID/stat}, clock ticks since boot) and the
+ * boot id. Together with the pid they name one process for the lifetime of the machine: a pid can be
+ * reused, the pair of boot id and start time cannot be reused by the same pid.
+ */
+public final class ProcIdentity {
+    private ProcIdentity() {}
+
+    /** The start time of {@code pid}, if the process exists and its stat line parses. */
+    public static Optional<Long> startTimeTicks(long pid) {
+        byte[] raw;
+        try {
+            raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat"));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return parseStartTime(new String(raw, StandardCharsets.ISO_8859_1));
+    }
+
+    /** Field 22 of a stat line; the command name (field 2) may contain spaces and parentheses. */
+    static Optional<Long> parseStartTime(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0 || close + 2 > stat.length()) {
+            return Optional.empty();
+        }
+        String[] rest = stat.substring(close + 2).trim().split(" ");
+        // rest[0] is field 3 (state); field 22 is rest[19].
+        if (rest.length < 20) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Long.parseLong(rest[19]));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The kernel's boot id, if readable. */
+    public static Optional<String> bootId() {
+        try {
+            String s = Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
+                    .trim();
+            return s.length() == 36 ? Optional.of(s) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether the process named by {@code pid} and {@code token} (boot id ":" ticks) is alive now. */
+    public static boolean alive(long pid, String token) {
+        Optional<String> boot = bootId();
+        Optional<Long> start = startTimeTicks(pid);
+        return boot.isPresent() && start.isPresent() && token.equals(boot.get() + ":" + start.get());
+    }
+}
