@@ -1526,6 +1526,65 @@ static void run_child(struct run *r) {
     exit(proven ? HELPER_EXIT_PROVEN : HELPER_EXIT_UNPROVEN);
 }
 
+/* Opens the executable once and verifies the bytes of this open file; exec uses exactly this file. */
+static void open_and_verify(struct run *r, int *outcome, uint32_t *code, int *err) {
+    r->exe_fd = open(r->rq.exe, O_RDONLY | O_CLOEXEC);
+    if (r->exe_fd < 0) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_EXEC_OPEN;
+        *err = errno;
+        return;
+    }
+    struct stat st;
+    if (fstat(r->exe_fd, &st) < 0) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_EXEC_OPEN;
+        *err = errno;
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_EXEC_NOT_REGULAR;
+        *err = EACCES;
+        return;
+    }
+    identity_of(&st, &r->exe_id);
+    r->verification = VERIFY_NONE;
+    if (r->rq.verify_mode == VERIFY_NONE) {
+        return;
+    }
+    struct file_identity claimed = {r->rq.id_dev, r->rq.id_ino, r->rq.id_size, r->rq.id_mtime_s, r->rq.id_mtime_ns,
+            r->rq.id_ctime_s, r->rq.id_ctime_ns};
+    if (r->rq.verify_mode == VERIFY_IDENTITY && identity_equal(&claimed, &r->exe_id)) {
+        /* The same inode, unchanged since this helper last hashed it in full for the same digest. */
+        r->verification = VERIFY_IDENTITY;
+        return;
+    }
+    uint8_t got[32];
+    if (!hash_fd(r->exe_fd, got)) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_EXEC_OPEN;
+        *err = errno;
+        return;
+    }
+    struct stat after;
+    struct file_identity after_id;
+    if (fstat(r->exe_fd, &after) < 0) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_EXEC_OPEN;
+        *err = errno;
+        return;
+    }
+    identity_of(&after, &after_id);
+    if (!digest_equal(got, r->rq.digest) || !identity_equal(&after_id, &r->exe_id)) {
+        *outcome = OUT_SETUP_FAILED;
+        *code = SC_DIGEST_MISMATCH;
+        *err = 0;
+        return;
+    }
+    r->verification = VERIFY_FULL;
+}
+
 /* ================================ start-up ================================ */
 
 static void read_boot_id(char out[36]) {
@@ -1748,6 +1807,12 @@ int main(int argc, char **argv) {
     if (setup == SC_NONE && ((feat.bits & FEAT_SUBREAPER) == 0 || r.sigfd < 0)) {
         setup = SC_SUBREAPER;
     }
+    /* Verify before saying hello: a hello with a layer means "ready, waiting for GO". */
+    int setup_outcome = OUT_SETUP_FAILED;
+    int setup_errno = 0;
+    if (setup == SC_NONE) {
+        open_and_verify(&r, &setup_outcome, &setup, &setup_errno);
+    }
 
     struct proc_stat me;
     memset(&me, 0, sizeof me);
@@ -1767,47 +1832,8 @@ int main(int argc, char **argv) {
     memcpy(hello + 62, SV_VERSION, vlen);
     emit(FRAME_HELLO, hello, (uint32_t)(62 + vlen));
     if (setup != SC_NONE) {
-        diag(setup_detail(setup), 0);
-        finish_nothing_started(&r, OUT_SETUP_FAILED, setup, 0);
-    }
-
-    /* Open the executable once; verify the bytes of this open file; exec exactly this file later. */
-    r.exe_fd = open(r.rq.exe, O_RDONLY | O_CLOEXEC);
-    if (r.exe_fd < 0) {
-        finish_nothing_started(&r, OUT_SPAWN_FAILED, SC_EXEC_OPEN, errno);
-    }
-    struct stat st;
-    if (fstat(r.exe_fd, &st) < 0) {
-        finish_nothing_started(&r, OUT_SPAWN_FAILED, SC_EXEC_OPEN, errno);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        finish_nothing_started(&r, OUT_SPAWN_FAILED, SC_EXEC_NOT_REGULAR, EACCES);
-    }
-    identity_of(&st, &r.exe_id);
-    r.verification = VERIFY_NONE;
-    if (r.rq.verify_mode != VERIFY_NONE) {
-        struct file_identity claimed = {r.rq.id_dev, r.rq.id_ino, r.rq.id_size, r.rq.id_mtime_s,
-                r.rq.id_mtime_ns, r.rq.id_ctime_s, r.rq.id_ctime_ns};
-        if (r.rq.verify_mode == VERIFY_IDENTITY && identity_equal(&claimed, &r.exe_id)) {
-            /* The same inode, unchanged since this helper last hashed it in full for the same digest. */
-            r.verification = VERIFY_IDENTITY;
-        } else {
-            uint8_t got[32];
-            if (!hash_fd(r.exe_fd, got)) {
-                finish_nothing_started(&r, OUT_SPAWN_FAILED, SC_EXEC_OPEN, errno);
-            }
-            struct stat after;
-            if (fstat(r.exe_fd, &after) < 0) {
-                finish_nothing_started(&r, OUT_SPAWN_FAILED, SC_EXEC_OPEN, errno);
-            }
-            struct file_identity after_id;
-            identity_of(&after, &after_id);
-            if (!digest_equal(got, r.rq.digest) || !identity_equal(&after_id, &r.exe_id)) {
-                diag("executable digest mismatch", 0);
-                finish_nothing_started(&r, OUT_SETUP_FAILED, SC_DIGEST_MISMATCH, 0);
-            }
-            r.verification = VERIFY_FULL;
-        }
+        diag(setup_detail(setup), setup_errno);
+        finish_nothing_started(&r, setup_outcome, setup, setup_errno);
     }
 
     /* Start barrier: the JVM records our identity durably, then sends GO. */

@@ -300,6 +300,11 @@ public final class HelperRun implements SupervisedRun {
         if (h.protocol() != Wire.PROTOCOL) {
             throw new Frames.MalformedFrameException("protocol version " + h.protocol());
         }
+        if (h.layer() == Wire.LAYER_NONE) {
+            // The helper refused the request before anything could start (it may already have exited);
+            // its result follows, and there is no ownership to record.
+            return;
+        }
         Process p = process;
         Optional<Long> start = ProcIdentity.startTimeTicks(h.pid());
         Optional<String> boot = ProcIdentity.bootId();
@@ -310,10 +315,6 @@ public final class HelperRun implements SupervisedRun {
                 || boot.isEmpty()
                 || !boot.get().equals(h.bootId())) {
             throw new Frames.MalformedFrameException("helper identity does not match the started process");
-        }
-        if (h.layer() == Wire.LAYER_NONE) {
-            // The helper refused the request; its result follows. Nothing will be started.
-            return;
         }
         SupervisorIdentity owner = new SupervisorIdentity(h.pid(), h.startTimeToken(), attemptToken);
         st.owner = owner;

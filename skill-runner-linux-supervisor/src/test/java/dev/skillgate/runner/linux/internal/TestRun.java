@@ -56,7 +56,7 @@ final class TestRun {
         environment.put("HOME", dir.toString());
         environment.put("LANG", "C.UTF-8");
         environment.put("SKILLGATE_TEST_TAG", tag);
-        fsyncRecorder = new FsyncRecorder(dir.resolve("owner.record"), false);
+        fsyncRecorder = new FsyncRecorder(parent.resolve("owner-" + tag + ".record"), false);
         recorder = fsyncRecorder;
     }
 
