@@ -43,8 +43,20 @@ public final class ProcIdentity {
         }
     }
 
-    /** The kernel's boot id, if readable. */
+    private static volatile Optional<String> bootId = Optional.empty();
+
+    /** The kernel's boot id, if readable; it cannot change while this JVM runs, so it is read once. */
     public static Optional<String> bootId() {
+        Optional<String> known = bootId;
+        if (known.isPresent()) {
+            return known;
+        }
+        known = readBootId();
+        bootId = known;
+        return known;
+    }
+
+    private static Optional<String> readBootId() {
         try {
             String s = Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
                     .trim();
