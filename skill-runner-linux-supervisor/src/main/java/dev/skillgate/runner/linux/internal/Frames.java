@@ -51,9 +51,13 @@ public final class Frames {
                     ascii(b, 62, vlen));
         }
 
-        /** The start-time token recorded in the ownership record: boot id and start time in ticks. */
+        /**
+         * The start-time token recorded in the ownership record: field 22 of {@code /proc/PID/stat} in
+         * decimal, the format the runner's staging janitor compares (decision 0203). A collision after
+         * a reboot can only make a dead owner look alive, which keeps staging: the safe direction.
+         */
         public String startTimeToken() {
-            return bootId + ":" + startTimeTicks;
+            return Long.toString(startTimeTicks);
         }
     }
 

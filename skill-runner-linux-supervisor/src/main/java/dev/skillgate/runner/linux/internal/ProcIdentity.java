@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * Reads a process's start time (field 22 of {@code /proc/PID/stat}, clock ticks since boot) and the
- * boot id. Together with the pid they name one process for the lifetime of the machine: a pid can be
- * reused, the pair of boot id and start time cannot be reused by the same pid.
+ * boot id. Within one boot, pid and start time name one process: a pid can be reused, but not with
+ * the same start time. The boot id is only checked against the helper's hello.
  */
 public final class ProcIdentity {
     private ProcIdentity() {}
@@ -66,10 +66,9 @@ public final class ProcIdentity {
         }
     }
 
-    /** Whether the process named by {@code pid} and {@code token} (boot id ":" ticks) is alive now. */
+    /** Whether the process named by {@code pid} and {@code token} (decimal start ticks) exists now. */
     public static boolean alive(long pid, String token) {
-        Optional<String> boot = bootId();
         Optional<Long> start = startTimeTicks(pid);
-        return boot.isPresent() && start.isPresent() && token.equals(boot.get() + ":" + start.get());
+        return start.isPresent() && token.equals(Long.toString(start.get()));
     }
 }

@@ -113,8 +113,11 @@ class DriverAcceptanceTest {
         assertThat(r.owner()).contains(owner);
         assertThat(owner.pid()).isEqualTo(r.hello().orElseThrow().pid());
         assertThat(owner.startTimeToken())
-                .isEqualTo(ProcIdentity.bootId().orElseThrow() + ":"
-                        + r.hello().orElseThrow().startTimeTicks());
+                .isEqualTo(Long.toString(r.hello().orElseThrow().startTimeTicks()));
+        assertThat(owner.startTimeToken()).matches("[0-9]+");
+        assertThat(owner.attemptToken()).matches("[A-Za-z0-9._:+-]{1,128}");
+        assertThat(r.hello().orElseThrow().bootId())
+                .isEqualTo(ProcIdentity.bootId().orElseThrow());
         assertThat(t.fsyncRecorder.helperChildrenAtRecord.get())
                 .as("the helper had no child yet")
                 .isEmpty();
