@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,7 @@ public final class HelperRun implements SupervisedRun {
     private final int policy;
     private final ExecutableIdentityCache identityCache;
     private final ScheduledExecutorService scheduler;
+    private final ExecutorService threads;
     private final CompletableFuture<SupervisionResult> result = new CompletableFuture<>();
     private final CompletableFuture<Report> report = new CompletableFuture<>();
     private final Object stdinLock = new Object();
@@ -81,7 +83,8 @@ public final class HelperRun implements SupervisedRun {
             HelperLauncher launcher,
             int policy,
             ExecutableIdentityCache identityCache,
-            ScheduledExecutorService scheduler) {
+            ScheduledExecutorService scheduler,
+            ExecutorService threads) {
         this.spec = spec;
         this.listener = listener;
         this.installed = installed;
@@ -89,12 +92,11 @@ public final class HelperRun implements SupervisedRun {
         this.policy = policy;
         this.identityCache = identityCache;
         this.scheduler = scheduler;
+        this.threads = threads;
     }
 
     void start() {
-        Thread t = new Thread(this::drive, "skillgate-supervisor-" + spec.runId());
-        t.setDaemon(true);
-        t.start();
+        threads.execute(this::drive);
     }
 
     @Override
@@ -164,7 +166,7 @@ public final class HelperRun implements SupervisedRun {
             }
             process = p;
             st.watchdog = scheduler.schedule(this::fireWatchdog, SETUP_BUDGET.toNanos(), TimeUnit.NANOSECONDS);
-            st.diagnostics = new HelperDiagnostics(p.getErrorStream(), "skillgate-supervisor-stderr-" + spec.runId());
+            st.diagnostics = new HelperDiagnostics(p.getErrorStream(), threads);
             synchronized (stdinLock) {
                 lifeline = p.getOutputStream();
             }
@@ -404,13 +406,11 @@ public final class HelperRun implements SupervisedRun {
     private static final class HelperDiagnostics implements Runnable {
         private final InputStream err;
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
-        private final Thread thread;
+        private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-        HelperDiagnostics(InputStream err, String name) {
+        HelperDiagnostics(InputStream err, ExecutorService threads) {
             this.err = err;
-            this.thread = new Thread(this, name);
-            thread.setDaemon(true);
-            thread.start();
+            threads.execute(this);
         }
 
         @Override
@@ -425,14 +425,18 @@ public final class HelperRun implements SupervisedRun {
                 }
             } catch (IOException e) {
                 // the helper is gone
+            } finally {
+                done.complete(null);
             }
         }
 
         String text() {
             try {
-                thread.join(1000);
+                done.get(1, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // report what arrived so far
             }
             synchronized (kept) {
                 StringBuilder sb = new StringBuilder();

@@ -13,6 +13,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.slf4j.Logger;
@@ -26,6 +28,12 @@ import org.slf4j.LoggerFactory;
 public final class SupervisorCore {
     private static final Logger LOG = LoggerFactory.getLogger("dev.skillgate.runner.linux");
     private static final ScheduledExecutorService WATCHDOGS = watchdogScheduler();
+    /** Driver and diagnostics threads, reused across runs (each run holds two while it lasts). */
+    private static final ExecutorService THREADS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "skillgate-supervisor");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final SupervisorCapabilities capabilities;
     private final Optional<HelperInstaller.Installed> installed;
@@ -151,7 +159,8 @@ public final class SupervisorCore {
             }
             return new SettledRun(r);
         }
-        HelperRun run = new HelperRun(spec, listener, installed.get(), launcher, policy, identityCache, WATCHDOGS);
+        HelperRun run =
+                new HelperRun(spec, listener, installed.get(), launcher, policy, identityCache, WATCHDOGS, THREADS);
         run.start();
         return run;
     }

@@ -54,18 +54,23 @@ public final class LaunchOverheadHarness {
         Sha256Digest nodeDigest = digest(NODE);
         Path records = Files.createDirectory(work.resolve("records"));
 
-        String[] names = {"bare", "supervised", "supervised+pin", "supervised+pin+fsync"};
+        String[] names = {
+            "bare", "supervised", "supervised+pin", "supervised+pin+fsync", "bare in a new session (setsid(1))"
+        };
         List<List<Long>> samples = new ArrayList<>();
         for (int i = 0; i < names.length; i++) {
             samples.add(new ArrayList<>());
         }
         for (int round = -5; round < rounds; round++) {
-            int[] order = round % 2 == 0 ? new int[] {0, 1, 2, 3} : new int[] {3, 2, 1, 0};
+            int[] order = round % 2 == 0 ? new int[] {0, 1, 2, 3, 4} : new int[] {4, 3, 2, 1, 0};
             for (int v : order) {
                 long ns;
                 switch (v) {
                     case 0:
-                        ns = bare(entry, work);
+                        ns = bare(entry, work, false);
+                        break;
+                    case 4:
+                        ns = bare(entry, work, true);
                         break;
                     case 1:
                         ns = supervised(core, entry, work, Optional.empty(), OwnershipRecorder.none());
@@ -73,7 +78,7 @@ public final class LaunchOverheadHarness {
                     case 2:
                         ns = supervised(core, entry, work, Optional.of(nodeDigest), OwnershipRecorder.none());
                         break;
-                    default:
+                    case 3:
                         Path rec = records.resolve("r" + round);
                         ns = supervised(core, entry, work, Optional.of(nodeDigest), owner -> {
                             try (FileChannel ch =
@@ -84,6 +89,8 @@ public final class LaunchOverheadHarness {
                             }
                         });
                         break;
+                    default:
+                        throw new IllegalStateException("variant " + v);
                 }
                 if (round >= 0) {
                     samples.get(v).add(ns);
@@ -128,9 +135,13 @@ public final class LaunchOverheadHarness {
                 median(OUTSIDE));
     }
 
-    static long bare(Path entry, Path work) throws Exception {
+    static long bare(Path entry, Path work, boolean newSession) throws Exception {
         long t0 = System.nanoTime();
-        ProcessBuilder pb = new ProcessBuilder(NODE.toString(), entry.toString());
+        // setsid(1) is not a process-group leader when the JVM starts it, so it calls setsid() and execs
+        // node without forking: one more exec, and node in its own session (and scheduler autogroup).
+        ProcessBuilder pb = newSession
+                ? new ProcessBuilder("/usr/bin/setsid", NODE.toString(), entry.toString())
+                : new ProcessBuilder(NODE.toString(), entry.toString());
         pb.environment().clear();
         pb.environment().putAll(ENV);
         pb.directory(work.toFile());
