@@ -116,4 +116,20 @@ class HelperBinaryTest {
         assertThat(ProcIdentity.parseStartTime("garbage")).isEmpty();
         assertThat(ProcIdentity.startTimeTicks(ProcessHandle.current().pid())).isPresent();
     }
+
+    @Test
+    void row35_deadlinesUseOnlyTheMonotonicClock() throws Exception {
+        // A wall-clock step cannot be staged safely on a shared machine; instead, no wall-clock source
+        // may appear in the helper at all.
+        try (var files = Files.list(Path.of("src/main/c"))) {
+            for (Path c : files.toList()) {
+                String src = Files.readString(c);
+                assertThat(src)
+                        .as(c.toString())
+                        .doesNotContain("CLOCK_REALTIME")
+                        .doesNotContain("gettimeofday")
+                        .doesNotContainPattern("[^_a-z]time\\(");
+            }
+        }
+    }
 }

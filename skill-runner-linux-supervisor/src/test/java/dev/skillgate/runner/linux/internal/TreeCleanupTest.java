@@ -1,12 +1,15 @@
 package dev.skillgate.runner.linux.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.runner.SupervisionResult.Outcome;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -178,5 +181,40 @@ class TreeCleanupTest {
         assertThat(r.helperExit()).isEqualTo(Wire.HELPER_EXIT_UNPROVEN);
         // The survivors are real: the helper gave up on them. Clean up so later tests start clean.
         assertThat(ProcScan.killAll(t.tag)).isPositive();
+    }
+
+    @Test
+    void row36_aTracerAndItsTraceeAreBothKilled() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/strace")), "strace is not installed");
+        TestRun t = TestRun.of(runs, "ptrace.mjs");
+        HelperRun.Report r = t.run(core);
+
+        assertThat(r.result().outcome()).isEqualTo(Outcome.EXITED);
+        assertThat(r.result().cleanup().proven()).isTrue();
+        assertThat(r.helperResult().orElseThrow().descendantsKilled()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void row37_aCloneChildWithoutExitSignalIsReapedThanksToWall() throws Exception {
+        Path bin = runs.resolve("clone-nosig");
+        Process cc = new ProcessBuilder(
+                        "cc",
+                        "-std=c11",
+                        "-O2",
+                        "-o",
+                        bin.toString(),
+                        TestRun.fixture("clone-nosig.c").toString())
+                .redirectErrorStream(true)
+                .start();
+        cc.getInputStream().readAllBytes();
+        assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "no C compiler for the native fixture");
+        TestRun t = TestRun.of(runs, "clone-nosig.mjs", bin.toString());
+        HelperRun.Report r = t.run(core);
+
+        assertThat(r.result().outcome()).isEqualTo(Outcome.EXITED);
+        assertThat(new String(r.result().stdout(), StandardCharsets.UTF_8)).isEqualTo("{\"status\":0}");
+        assertThat(r.result().cleanup().proven()).isTrue();
+        assertThat(r.result().cleanup().detachedSeen()).isTrue();
+        assertThat(r.helperResult().orElseThrow().descendantsKilled()).isEqualTo(1);
     }
 }
