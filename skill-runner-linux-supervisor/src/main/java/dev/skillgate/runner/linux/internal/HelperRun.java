@@ -59,7 +59,7 @@ public final class HelperRun implements SupervisedRun {
     private final LaunchSpec spec;
     private final SupervisionListener listener;
     private final HelperInstaller.Installed installed;
-    private final HelperLauncher launcher;
+    private final SpareHelper spares;
     private final int policy;
     private final ExecutableIdentityCache identityCache;
     private final ScheduledExecutorService scheduler;
@@ -80,7 +80,7 @@ public final class HelperRun implements SupervisedRun {
             LaunchSpec spec,
             SupervisionListener listener,
             HelperInstaller.Installed installed,
-            HelperLauncher launcher,
+            SpareHelper spares,
             int policy,
             ExecutableIdentityCache identityCache,
             ScheduledExecutorService scheduler,
@@ -88,7 +88,7 @@ public final class HelperRun implements SupervisedRun {
         this.spec = spec;
         this.listener = listener;
         this.installed = installed;
-        this.launcher = launcher;
+        this.spares = spares;
         this.policy = policy;
         this.identityCache = identityCache;
         this.scheduler = scheduler;
@@ -148,13 +148,14 @@ public final class HelperRun implements SupervisedRun {
         try {
             Optional<HelperInstaller.Unavailable> tampered = HelperInstaller.verify(installed);
             if (tampered.isPresent()) {
+                spares.discard();
                 finish(st, nothingStarted(Outcome.SETUP_FAILED, tampered.get().describe()), -1);
                 return;
             }
             byte[] request = RequestEncoder.encode(spec, requestOptions());
             Process p;
             try {
-                p = launcher.start(installed.binary());
+                p = spares.take(installed.binary());
             } catch (IOException e) {
                 finish(
                         st,
@@ -192,6 +193,7 @@ public final class HelperRun implements SupervisedRun {
             st.watchdog.cancel(false);
         }
         finish(st, buildResult(st, helperExit), helperExit);
+        spares.replenish(installed);
     }
 
     private RequestEncoder.Options requestOptions() {

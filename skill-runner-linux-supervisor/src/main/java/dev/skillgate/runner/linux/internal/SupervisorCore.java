@@ -39,7 +39,7 @@ public final class SupervisorCore {
     private final Optional<HelperInstaller.Installed> installed;
     private final Optional<HelperProbe.Probe> probe;
     private final int policy;
-    private final HelperLauncher launcher;
+    private final SpareHelper spares;
     private final ExecutableIdentityCache identityCache = new ExecutableIdentityCache();
 
     private SupervisorCore(
@@ -47,12 +47,12 @@ public final class SupervisorCore {
             Optional<HelperInstaller.Installed> installed,
             Optional<HelperProbe.Probe> probe,
             int policy,
-            HelperLauncher launcher) {
+            SpareHelper spares) {
         this.capabilities = capabilities;
         this.installed = installed;
         this.probe = probe;
         this.policy = policy;
-        this.launcher = launcher;
+        this.spares = spares;
     }
 
     /**
@@ -61,38 +61,47 @@ public final class SupervisorCore {
      * @param policy one of {@link Wire#POLICY_OFF}, {@link Wire#POLICY_PREFER}, {@link Wire#POLICY_REQUIRE}
      */
     public static SupervisorCore prepare(Path dataDirectory, int policy, HelperLauncher launcher) {
+        return prepare(dataDirectory, policy, launcher, false);
+    }
+
+    /**
+     * As {@link #prepare(Path, int, HelperLauncher)}; with {@code spare} one helper is kept started
+     * ahead of the next launch ({@link SpareHelper}).
+     */
+    public static SupervisorCore prepare(Path dataDirectory, int policy, HelperLauncher launcher, boolean spare) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(launcher, "launcher");
+        SpareHelper spares = new SpareHelper(launcher, spare, THREADS);
         HelperInstaller.Installation installation = HelperInstaller.install(dataDirectory);
         if (installation instanceof HelperInstaller.Unavailable) {
             HelperInstaller.Unavailable u = (HelperInstaller.Unavailable) installation;
             LOG.warn("Skillgate Linux supervisor unavailable: {}", u.describe());
-            return unavailable(u.describe(), policy, launcher, Optional.empty(), Optional.empty());
+            return unavailable(u.describe(), policy, spares, Optional.empty(), Optional.empty());
         }
         HelperInstaller.Installed inst = (HelperInstaller.Installed) installation;
         Optional<HelperProbe.Probe> probe = HelperProbe.run(inst.binary());
         if (probe.isEmpty()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper does not run here (is the data directory mounted noexec?)";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, launcher, Optional.of(inst), probe);
+            return unavailable(d, policy, spares, Optional.of(inst), probe);
         }
         HelperProbe.Probe pr = probe.get();
         if (pr.protocol() != Wire.PROTOCOL || !pr.selftestOk()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper's protocol or self-test does not match this library";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, launcher, Optional.of(inst), probe);
+            return unavailable(d, policy, spares, Optional.of(inst), probe);
         }
         if (!pr.subreaper()) {
             String d = "PROCESS_OWNERSHIP_UNSUPPORTED: the kernel refused PR_SET_CHILD_SUBREAPER";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, launcher, Optional.of(inst), probe);
+            return unavailable(d, policy, spares, Optional.of(inst), probe);
         }
         boolean scope = pr.landlockScope();
         if (policy == Wire.POLICY_REQUIRE && !scope) {
             String d = "HARDENING_UNAVAILABLE: Landlock signal scoping (ABI 6) is required; the kernel offers ABI "
                     + pr.landlockAbi();
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, launcher, Optional.of(inst), probe);
+            return unavailable(d, policy, spares, Optional.of(inst), probe);
         }
         HardeningLayer layer = policy != Wire.POLICY_OFF && scope ? HardeningLayer.L1 : HardeningLayer.L0;
         String detail = "helper " + pr.version() + " (" + inst.platform() + "), Landlock ABI " + pr.landlockAbi()
@@ -105,17 +114,19 @@ public final class SupervisorCore {
                             + " user can signal the supervisor or this JVM. Not a sandbox.",
                     detail);
         }
-        return new SupervisorCore(
-                new SupervisorCapabilities(true, true, layer, detail), Optional.of(inst), probe, policy, launcher);
+        SupervisorCore core = new SupervisorCore(
+                new SupervisorCapabilities(true, true, layer, detail), Optional.of(inst), probe, policy, spares);
+        spares.replenish(inst);
+        return core;
     }
 
     private static SupervisorCore unavailable(
             String detail,
             int policy,
-            HelperLauncher launcher,
+            SpareHelper spares,
             Optional<HelperInstaller.Installed> inst,
             Optional<HelperProbe.Probe> probe) {
-        return new SupervisorCore(SupervisorCapabilities.unavailable(detail), inst, probe, policy, launcher);
+        return new SupervisorCore(SupervisorCapabilities.unavailable(detail), inst, probe, policy, spares);
     }
 
     /** What this supervisor offers here. */
@@ -160,7 +171,7 @@ public final class SupervisorCore {
             return new SettledRun(r);
         }
         HelperRun run =
-                new HelperRun(spec, listener, installed.get(), launcher, policy, identityCache, WATCHDOGS, THREADS);
+                new HelperRun(spec, listener, installed.get(), spares, policy, identityCache, WATCHDOGS, THREADS);
         run.start();
         return run;
     }

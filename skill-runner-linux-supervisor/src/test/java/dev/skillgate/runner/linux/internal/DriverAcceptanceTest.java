@@ -264,4 +264,54 @@ class DriverAcceptanceTest {
         assertThat(r.result().outcome()).isEqualTo(Outcome.SETUP_FAILED);
         assertThat(r.result().detail()).startsWith("SUPERVISOR_TAMPERED:");
     }
+
+    @Test
+    void aSpareHelperIsStartedAheadAndUsedByTheNextLaunch() throws Exception {
+        Path spareData = Files.createDirectory(runs.resolve("spare-data"));
+        List<Long> started = new CopyOnWriteArrayList<>();
+        HelperLauncher counting = helper -> {
+            Process p = HelperLauncher.direct().start(helper);
+            started.add(p.pid());
+            return p;
+        };
+        SupervisorCore c = SupervisorCore.prepare(spareData, Wire.POLICY_PREFER, counting, true);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (started.isEmpty() && System.nanoTime() < until) {
+            ProcScan.sleep(10);
+        }
+        assertThat(started).as("a spare was started after preparation").hasSize(1);
+        HelperRun.Report r = TestRun.of(runs, "ok.mjs").run(c);
+        assertThat(r.result().outcome()).isEqualTo(Outcome.EXITED);
+        assertThat(r.result().cleanup().proven()).isTrue();
+        assertThat(r.hello().orElseThrow().pid())
+                .as("the launch used the spare")
+                .isEqualTo(started.get(0));
+
+        // Tampering is still caught before a launch, and the verified spare is dropped with it.
+        while (started.size() < 2 && System.nanoTime() < until) {
+            ProcScan.sleep(10);
+        }
+        assertThat(started).hasSize(2);
+        long spare = started.get(1);
+        Path bin = c.installed().orElseThrow().binary();
+        byte[] bytes = Files.readAllBytes(bin);
+        bytes[100] ^= 0x01;
+        // A running spare makes in-place writes fail (ETXTBSY); an attacker replaces the file instead.
+        Path swapped = bin.resolveSibling("swapped");
+        Files.write(swapped, bytes);
+        Files.setPosixFilePermissions(swapped, PosixFilePermissions.fromString("r-x------"));
+        Files.move(
+                swapped,
+                bin,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        HelperRun.Report refused = TestRun.of(runs, "ok.mjs").run(c);
+        assertThat(refused.result().detail()).startsWith("SUPERVISOR_TAMPERED:");
+        long gone = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ProcScan.alive(spare) && System.nanoTime() < gone) {
+            ProcScan.sleep(10);
+        }
+        assertThat(ProcScan.alive(spare)).as("the discarded spare exited").isFalse();
+        assertThat(started).as("no spare from a tampered file").hasSize(2);
+    }
 }

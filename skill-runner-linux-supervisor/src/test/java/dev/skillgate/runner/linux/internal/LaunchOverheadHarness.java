@@ -47,7 +47,9 @@ public final class LaunchOverheadHarness {
                 "const c=[];for await (const b of process.stdin) c.push(b);"
                         + "process.stdout.write(JSON.stringify({ok:true,n:Buffer.concat(c).length}));\n");
         SupervisorCore core = SupervisorCore.prepare(
-                Files.createDirectory(work.resolve("data")), Wire.POLICY_PREFER, HelperLauncher.direct());
+                Files.createDirectory(work.resolve("data")), Wire.POLICY_PREFER, HelperLauncher.direct(), true);
+        SupervisorCore cold = SupervisorCore.prepare(
+                Files.createDirectory(work.resolve("data-cold")), Wire.POLICY_PREFER, HelperLauncher.direct(), false);
         if (!core.capabilities().available()) {
             throw new IllegalStateException(core.capabilities().detail());
         }
@@ -55,14 +57,19 @@ public final class LaunchOverheadHarness {
         Path records = Files.createDirectory(work.resolve("records"));
 
         String[] names = {
-            "bare", "supervised", "supervised+pin", "supervised+pin+fsync", "bare in a new session (setsid(1))"
+            "bare",
+            "supervised",
+            "supervised+pin",
+            "supervised+pin+fsync",
+            "bare in a new session (setsid(1))",
+            "supervised, no spare helper"
         };
         List<List<Long>> samples = new ArrayList<>();
         for (int i = 0; i < names.length; i++) {
             samples.add(new ArrayList<>());
         }
         for (int round = -5; round < rounds; round++) {
-            int[] order = round % 2 == 0 ? new int[] {0, 1, 2, 3, 4} : new int[] {4, 3, 2, 1, 0};
+            int[] order = round % 2 == 0 ? new int[] {0, 1, 2, 3, 4, 5} : new int[] {5, 4, 3, 2, 1, 0};
             for (int v : order) {
                 long ns;
                 switch (v) {
@@ -71,6 +78,9 @@ public final class LaunchOverheadHarness {
                         break;
                     case 4:
                         ns = bare(entry, work, true);
+                        break;
+                    case 5:
+                        ns = supervised(cold, entry, work, Optional.empty(), OwnershipRecorder.none());
                         break;
                     case 1:
                         ns = supervised(core, entry, work, Optional.empty(), OwnershipRecorder.none());
