@@ -1337,9 +1337,7 @@ static void run_child(struct run *r) {
             }
             break;
         }
-        if (r->child_exited && r->err_r >= 0) {
-            /* The child is gone; its error pipe reaches EOF now. Read it below, then decide. */
-        }
+        /* A child that exited with its error pipe still open: the pipe reaches EOF now; read it first. */
         uint64_t t = now_ns();
         bool cancel = false;
         if (r->outcome == 0 && t >= wall_deadline) {
