@@ -22,9 +22,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The public facade: builder, capabilities by policy, and one real launch through the SPI. */
+@EnabledOnOs(OS.LINUX)
 class LinuxSubreaperSupervisorTest {
     @TempDir
     Path data;

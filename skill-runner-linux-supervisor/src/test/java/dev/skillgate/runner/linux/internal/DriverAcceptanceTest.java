@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +36,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * real Node process speaking the protocol) misbehaves in one way per case. Also: the start barrier,
  * a failing ownership record, the watchdog, helper tampering and listener events.
  */
+@EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class DriverAcceptanceTest {
     @TempDir

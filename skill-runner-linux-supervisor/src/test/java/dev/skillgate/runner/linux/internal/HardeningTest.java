@@ -12,6 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Rows that need an unprivileged user run the helper under a throwaway numeric uid via
  * {@code setpriv}; {@code kill(-1)} runs only there and only with L1 active, never as root.
  */
+@EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class HardeningTest {
     @TempDir

@@ -11,9 +11,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The shipped helper: its self-test (SHA-256 and CRC-32C known answers), probe, usage and packaging. */
+@EnabledOnOs(OS.LINUX)
 class HelperBinaryTest {
     @TempDir
     Path data;

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Reference row 24: the JVM is SIGKILLed mid-run. The helper's stdin (the lifeline) reaches EOF, it
  * cancels, ends the whole tree (the detached grandchild included) and exits on its own.
  */
+@EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class JvmDeathTest {
     @TempDir

@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 
 /** The Java mirror of {@code src/main/c/protocol.h} must agree with it, constant by constant. */
 class ProtocolConstantsTest {
@@ -70,6 +72,7 @@ class ProtocolConstantsTest {
     }
 
     @Test
+    @EnabledOnOs(OS.LINUX)
     void theProbeReportsTheHeadersVersion() throws Exception {
         String version = defines().get("SV_VERSION").replace("\"", "");
         SupervisorCore core = SupervisorCore.prepare(

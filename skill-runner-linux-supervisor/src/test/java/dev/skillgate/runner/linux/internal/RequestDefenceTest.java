@@ -23,6 +23,8 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with their errno. Raw requests that a {@code LaunchSpec} would never allow go straight to the
  * helper.
  */
+@EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class RequestDefenceTest {
     @TempDir

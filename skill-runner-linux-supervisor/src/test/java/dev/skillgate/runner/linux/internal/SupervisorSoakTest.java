@@ -26,6 +26,8 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * for the runner's staging directory) is removed only if cleanup was proven; at the end a scan for
  * the soak's own tag must find nothing and no run directory may be left.
  */
+@EnabledOnOs(OS.LINUX)
 @EnabledIfSystemProperty(named = "skillgate.soak", matches = "true")
 class SupervisorSoakTest {
     static final int RUNS = Integer.getInteger("skillgate.soak.runs", 1000);

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * empty or doubled JSON is a protocol error is the runner's job, so those rows assert that the exact
  * bytes come back unparsed.
  */
+@EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class TerminationTest {
     @TempDir

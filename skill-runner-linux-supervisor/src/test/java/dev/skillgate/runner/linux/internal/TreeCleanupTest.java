@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pid-changing and deep descendants are all killed, and cleanup is proven by ECHILD. Every run is
  * tagged; {@link Tags} fails a test if any tagged process is alive afterwards.
  */
+@EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class TreeCleanupTest {
     @TempDir
