@@ -143,6 +143,11 @@ public final class LaunchOverheadHarness {
                         + " (helper start, request, hello, GO, result, helper exit) median %.1f ms%n",
                 median(INSIDE),
                 median(OUTSIDE));
+        try (var files = Files.walk(work)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     static long bare(Path entry, Path work, boolean newSession) throws Exception {

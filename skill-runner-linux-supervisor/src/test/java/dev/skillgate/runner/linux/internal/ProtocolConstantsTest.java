@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Java mirror of {@code src/main/c/protocol.h} must agree with it, constant by constant. */
 class ProtocolConstantsTest {
@@ -73,10 +74,9 @@ class ProtocolConstantsTest {
 
     @Test
     @EnabledOnOs(OS.LINUX)
-    void theProbeReportsTheHeadersVersion() throws Exception {
+    void theProbeReportsTheHeadersVersion(@TempDir Path data) throws Exception {
         String version = defines().get("SV_VERSION").replace("\"", "");
-        SupervisorCore core = SupervisorCore.prepare(
-                Files.createTempDirectory("sg-proto"), Wire.POLICY_PREFER, HelperLauncher.direct());
+        SupervisorCore core = SupervisorCore.prepare(data, Wire.POLICY_PREFER, HelperLauncher.direct());
         assertThat(core.probe().orElseThrow().version()).isEqualTo(version);
     }
 
