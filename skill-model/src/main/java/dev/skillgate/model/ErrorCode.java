@@ -452,6 +452,10 @@ public enum ErrorCode {
     SUPERVISOR_DIED(ErrorGroup.SUPERVISION, "The supervisor helper ended abnormally."),
     /** A required hardening layer is not available on this kernel. */
     HARDENING_UNAVAILABLE(ErrorGroup.SUPERVISION, "A required hardening layer is not available on this kernel."),
+    /** The supervisor helper refused the launch request (denied environment key, relative path, bound out of range). */
+    SUPERVISOR_REQUEST_REJECTED(
+            ErrorGroup.SUPERVISION,
+            "The supervisor helper refused the launch request (denied environment key, relative path, bound out of range)."),
     // --- AUDIT ---
     /** The audit log is disabled after corruption; trust is off until an operator repair. */
     AUDIT_DISABLED(
