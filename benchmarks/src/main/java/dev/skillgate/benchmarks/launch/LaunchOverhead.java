@@ -1,10 +1,254 @@
 package dev.skillgate.benchmarks.launch;
 
-/** Placeholder. */
+import dev.skillgate.benchmarks.Machine;
+import dev.skillgate.benchmarks.NodeHost;
+import dev.skillgate.benchmarks.Stats;
+import dev.skillgate.fixtures.NodeFixture;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionManifest;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.OutputLimit;
+import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.Timeout;
+import dev.skillgate.protocol.CompiledSchema;
+import dev.skillgate.protocol.SchemaGate;
+import dev.skillgate.protocol.SchemaRole;
+import dev.skillgate.protocol.ValidatedResult;
+import dev.skillgate.protocol.Validation;
+import dev.skillgate.runner.NodeRunRequest;
+import dev.skillgate.runner.NodeRunner;
+import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.OutputCheck;
+import dev.skillgate.runner.ProgressEvent;
+import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Launch overhead (SPEC §17: in one JVM, a supervised launch of a trivial {@code .mjs} against a
+ * bare {@code ProcessBuilder} spawn of the same {@code node entry.mjs}; median added cost ≤ 5 ms and
+ * ≤ 1.10×). A plain {@code main}, not JMH: each sample is a process launch.
+ *
+ * <p>Variants, interleaved A/B in every round (the order rotates each round so that each variant
+ * sees the same machine load), each timed from just before the call to the complete result (stdout
+ * read to the end and the exit status, or the envelope):
+ *
+ * <ul>
+ *   <li><b>bare</b> — {@code ProcessBuilder(node, entry.mjs)}, cleared environment, stdin written and
+ *       closed, stdout read to EOF, {@code waitFor()}: the baseline;
+ *   <li><b>bare, runner's flags</b> — the same with the fixed flags the runner adds for this Node
+ *       version ({@code --no-addons --no-global-search-paths --disable-proto=delete
+ *       --unhandled-rejections=strict --}), to separate Node's own cost of those flags;
+ *   <li><b>runner</b> — {@code NodeRunner.run} of the same script as a one-file bundle through the
+ *       Linux subreaper supervisor (spare helper on, Landlock preferred), result checked against its
+ *       output schema: runtime verification, staging, re-hashes, fsync'd ownership record, launch,
+ *       proof of cleanup, envelope;
+ *   <li><b>{@code runtime.verify()}</b> alone — the per-launch runtime check (lstat, permissions,
+ *       {@code node --version}), timed in the same round, because it is the runner's largest step.
+ * </ul>
+ *
+ * <p>The runner's time is also split at its progress events (staged, started, settled). The engine's
+ * {@code execute} adds capture, consent and audit before the same runner call.
+ */
 public final class LaunchOverhead {
+    private static final Path NODE = NodeHost.NODE;
+    private static final List<String> RUNNER_FLAGS = List.of(
+            "--no-addons", "--no-global-search-paths", "--disable-proto=delete", "--unhandled-rejections=strict", "--");
+
     private LaunchOverhead() {}
 
+    /** One timed variant; returns nanoseconds. */
+    interface Variant {
+        long once() throws Exception;
+    }
+
     public static void main(String[] args) throws Exception {
-        throw new UnsupportedOperationException("not yet");
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        System.out.println("machine: " + Machine.describe());
+        Path base = Files.createTempDirectory("skillgate-launch-");
+        try {
+            run(base, rounds, warmup);
+        } finally {
+            NodeHost.deleteTree(base);
+        }
+    }
+
+    private static void run(Path base, int rounds, int warmup) throws Exception {
+        String version = NodeHost.version();
+        Path scriptDir = Files.createDirectories(base.resolve("bare"));
+        Path script = NodeFixture.ECHO_MJS.writeTo(scriptDir);
+        Path workspace = Files.createDirectories(base.resolve("workspace"));
+        Path data = Files.createDirectories(base.resolve("data"));
+        byte[] invocation = "{\"query\":\"launch\"}".getBytes(StandardCharsets.UTF_8);
+
+        NodeRuntime runtime = NodeRuntime.pinned(NODE, version);
+        LinuxSubreaperSupervisor supervisor =
+                LinuxSubreaperSupervisor.builder().dataDirectory(data).build();
+        NodeRunner runner = NodeRunner.builder()
+                .dataDirectory(data)
+                .runtime(runtime)
+                .supervisor(supervisor)
+                .build();
+        Map<PortablePath, byte[]> files = NodeFixture.ECHO_MJS.asBundle();
+        String outputSchema = "{\"type\":\"object\",\"properties\":{\"echo\":{\"type\":\"object\",\"properties\":{}}},"
+                + "\"required\":[\"echo\"]}";
+        ExecutionManifest manifest = new ExecutionManifest(
+                1,
+                NodeFixture.ECHO_MJS.portablePath(),
+                List.of(NodeFixture.ECHO_MJS.portablePath()),
+                "{\"type\":\"object\",\"properties\":{}}",
+                outputSchema,
+                Timeout.DEFAULT,
+                OutputLimit.DEFAULT);
+        CompiledSchema output =
+                SchemaGate.compile(SchemaRole.OUTPUT, outputSchema).compiled().orElseThrow();
+        OutputCheck check = stdout -> {
+            Validation<ValidatedResult> v = output.checkResult(stdout, OutputLimit.DEFAULT);
+            return v.valueIfValid()
+                    .<OutputCheck.Result>map(r -> new OutputCheck.Valid(r.text()))
+                    .orElseGet(() -> new OutputCheck.Invalid(v.issues()));
+        };
+        Revision revision = Revision.compute(files);
+
+        List<Long> phaseStaged = new ArrayList<>();
+        List<Long> phaseStarted = new ArrayList<>();
+        List<Long> phaseSettled = new ArrayList<>();
+        List<Long> phaseReturned = new ArrayList<>();
+        boolean[] measuring = {false};
+
+        Map<String, Variant> variants = new LinkedHashMap<>();
+        variants.put("bare", () -> bare(List.of(NODE.toString(), script.toString()), workspace, invocation));
+        List<String> flagged = new ArrayList<>();
+        flagged.add(NODE.toString());
+        flagged.addAll(RUNNER_FLAGS);
+        flagged.add(script.toString());
+        variants.put("bare, runner's flags", () -> bare(flagged, workspace, invocation));
+        variants.put("runner (Linux supervisor)", () -> {
+            long[] marks = new long[3];
+            NodeRunRequest request =
+                    new NodeRunRequest(RunId.random(), manifest, files, revision, invocation, workspace, check);
+            long t0 = System.nanoTime();
+            ExecutionEnvelope envelope = runner.start(request, e -> {
+                        if (e instanceof ProgressEvent.Staged) {
+                            marks[0] = System.nanoTime();
+                        } else if (e instanceof ProgressEvent.Started) {
+                            marks[1] = System.nanoTime();
+                        } else if (e instanceof ProgressEvent.Settled) {
+                            marks[2] = System.nanoTime();
+                        }
+                    })
+                    .envelope()
+                    .toCompletableFuture()
+                    .join();
+            long t1 = System.nanoTime();
+            if (envelope.status() != ExecutionStatus.SUCCEEDED) {
+                throw new IllegalStateException("the runner must succeed: " + envelope);
+            }
+            if (measuring[0]) {
+                phaseStaged.add(marks[0] - t0);
+                phaseStarted.add(marks[1] - marks[0]);
+                phaseSettled.add(marks[2] - marks[1]);
+                phaseReturned.add(t1 - marks[2]);
+            }
+            return t1 - t0;
+        });
+        variants.put("runtime.verify() alone (node --version)", () -> {
+            long t0 = System.nanoTime();
+            if (!(runtime.verify() instanceof NodeRuntime.Verified)) {
+                throw new IllegalStateException("runtime must verify");
+            }
+            return System.nanoTime() - t0;
+        });
+
+        Map<String, List<Long>> samples = new LinkedHashMap<>();
+        variants.keySet().forEach(k -> samples.put(k, new ArrayList<>()));
+        List<Map.Entry<String, Variant>> order = new ArrayList<>(variants.entrySet());
+        List<Double> ratios = new ArrayList<>();
+        List<Double> added = new ArrayList<>();
+        for (int round = -warmup; round < rounds; round++) {
+            measuring[0] = round >= 0;
+            Map<String, Long> thisRound = new LinkedHashMap<>();
+            for (int k = 0; k < order.size(); k++) {
+                Map.Entry<String, Variant> v = order.get((k + Math.floorMod(round, order.size())) % order.size());
+                thisRound.put(v.getKey(), v.getValue().once());
+            }
+            if (round >= 0) {
+                thisRound.forEach((k, ns) -> samples.get(k).add(ns));
+                long bare = thisRound.get("bare");
+                long sup = thisRound.get("runner (Linux supervisor)");
+                ratios.add((double) sup / bare);
+                added.add((sup - bare) / 1e6);
+            }
+        }
+
+        System.out.printf(
+                Locale.ROOT,
+                "%nnode %s; %d rounds after %d warm-up rounds; variants interleaved, order rotating%n%n",
+                version,
+                rounds,
+                warmup);
+        System.out.println("| variant | median ms | p25–p75 ms | min ms | median added vs bare | median ratio |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
+        double bareMedian = Stats.median(samples.get("bare")) / 1e6;
+        for (Map.Entry<String, List<Long>> e : samples.entrySet()) {
+            List<Double> ms = e.getValue().stream().map(ns -> ns / 1e6).toList();
+            double median = Stats.median(ms);
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %.1f | %.1f–%.1f | %.1f | %s | %s |%n",
+                    e.getKey(),
+                    median,
+                    Stats.percentile(ms, 25),
+                    Stats.percentile(ms, 75),
+                    ms.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                    e.getKey().equals("bare") ? "—" : String.format(Locale.ROOT, "%+.1f ms", median - bareMedian),
+                    e.getKey().equals("bare") ? "1.00×" : String.format(Locale.ROOT, "%.2f×", median / bareMedian));
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "%nRunner vs bare, paired per round: added %s ms, ratio %s (median, p25–p75).%n",
+                Stats.medianWithQuartiles(added, "%+.1f"),
+                Stats.medianWithQuartiles(ratios, "%.2f"));
+        System.out.printf(
+                Locale.ROOT,
+                "Runner phases (median ms): call → staged %.1f (input hash, runtime.verify, staging, owner record);"
+                        + " staged → started %.1f (re-hash, supervisor hand-over, fsync'd owner record, re-hash, spawn);"
+                        + " started → settled %.1f (the script's run, output, proof of cleanup);"
+                        + " settled → envelope returned %.1f.%n",
+                Stats.median(phaseStaged) / 1e6,
+                Stats.median(phaseStarted) / 1e6,
+                Stats.median(phaseSettled) / 1e6,
+                Stats.median(phaseReturned) / 1e6);
+        boolean met = Stats.median(added) <= 5.0 && Stats.median(ratios) <= 1.10;
+        System.out.println("Target (≤ 5 ms and ≤ 1.10×, medians of the paired rounds): " + (met ? "MET" : "NOT MET"));
+    }
+
+    private static long bare(List<String> command, Path workspace, byte[] invocation)
+            throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().clear();
+        pb.directory(workspace.toFile());
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        p.getOutputStream().write(invocation);
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        int exit = p.waitFor();
+        long t1 = System.nanoTime();
+        if (exit != 0 || out.length == 0) {
+            throw new IllegalStateException("bare node failed: exit " + exit);
+        }
+        return t1 - t0;
     }
 }
