@@ -116,6 +116,11 @@ public class AuditBenchmark {
         public void tearDown() {
             Bundles.deleteTree(base);
         }
+
+        /** The verified log's directory (after {@link #setUp()}). */
+        public Path logDirectory() {
+            return log;
+        }
     }
 
     /** State of the append group: an open writer and a raw file on the same disk. */
@@ -143,6 +148,22 @@ public class AuditBenchmark {
             writer.close();
             raw.close();
             Bundles.deleteTree(base);
+        }
+
+        /** One committed approval of a new scope; fails unless it was committed. */
+        public AppendResult approveNext() {
+            AppendResult r = writer.approve(prompt(next++));
+            if (!r.isCommitted()) {
+                throw new IllegalStateException("append failed: " + r);
+            }
+            return r;
+        }
+
+        /** One raw record write and {@code force(false)}. */
+        public int rawWriteAndForce() throws IOException {
+            int n = raw.write(ByteBuffer.wrap(record));
+            raw.force(false);
+            return n;
         }
     }
 
@@ -173,7 +194,7 @@ public class AuditBenchmark {
     @BenchmarkMode(Mode.Throughput)
     @OutputTimeUnit(TimeUnit.SECONDS)
     public AppendResult appendCommitted(Append state) {
-        return state.writer.approve(prompt(state.next++));
+        return state.approveNext();
     }
 
     /** Baseline: one raw record write and {@code force(false)}, on the same disk. */
@@ -181,12 +202,11 @@ public class AuditBenchmark {
     @BenchmarkMode(Mode.Throughput)
     @OutputTimeUnit(TimeUnit.SECONDS)
     public int baselineWriteForce(Append state) throws IOException {
-        int n = state.raw.write(ByteBuffer.wrap(state.record));
-        state.raw.force(false);
-        return n;
+        return state.rawWriteAndForce();
     }
 
-    static AuditStatus openAndVerify(Path dir) {
+    /** Opens {@code dir} read-only and waits for verification; fails unless the log is {@code OK}. */
+    public static AuditStatus openAndVerify(Path dir) {
         try (AuditLog log = AuditLog.open(AuditLogOptions.builder(dir)
                 .readOnly(true)
                 .openWait(Duration.ofSeconds(60))

@@ -231,6 +231,9 @@ public final class LaunchOverhead {
                 Stats.median(phaseReturned) / 1e6);
         boolean met = Stats.median(added) <= 5.0 && Stats.median(ratios) <= 1.10;
         System.out.println("Target (≤ 5 ms and ≤ 1.10×, medians of the paired rounds): " + (met ? "MET" : "NOT MET"));
+        measuring[0] = false;
+        Variant runnerVariant = variants.get("runner (Linux supervisor)");
+        LaunchProfile.print(20, runnerVariant::once, base);
     }
 
     private static long bare(List<String> command, Path workspace, byte[] invocation)

@@ -58,7 +58,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class PeerComparison {
     static final String SKILLS_REF = "skills-ref@0.1.5";
-    static final String AJV = "ajv@8.17.1";
+    static final String AJV = "ajv@8.20.0";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final JsonMapper EXACT = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
