@@ -48,6 +48,9 @@ import java.util.Map;
  *   <li><b>bare, runner's flags</b> — the same with the fixed flags the runner adds for this Node
  *       version ({@code --no-addons --no-global-search-paths --disable-proto=delete
  *       --unhandled-rejections=strict --}), to separate Node's own cost of those flags;
+ *   <li><b>bare in a new session</b> — {@code setsid node entry.mjs}: one more exec, and node in its
+ *       own session as the supervised script is; with {@code sched_autogroup_enabled} a new session
+ *       is a new scheduler group, which under CPU contention waits longer than the JVM's own;
  *   <li><b>runner</b> — {@code NodeRunner.run} of the same script as a one-file bundle through the
  *       Linux subreaper supervisor (spare helper on, Landlock preferred), result checked against its
  *       output schema: runtime verification, staging, re-hashes, fsync'd ownership record, launch,
@@ -61,6 +64,7 @@ import java.util.Map;
  */
 public final class LaunchOverhead {
     private static final Path NODE = NodeHost.NODE;
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final List<String> RUNNER_FLAGS = List.of(
             "--no-addons", "--no-global-search-paths", "--disable-proto=delete", "--unhandled-rejections=strict", "--");
 
@@ -133,6 +137,11 @@ public final class LaunchOverhead {
         flagged.addAll(RUNNER_FLAGS);
         flagged.add(script.toString());
         variants.put("bare, runner's flags", () -> bare(flagged, workspace, invocation));
+        if (Files.isExecutable(SETSID)) {
+            variants.put(
+                    "bare in a new session (`setsid`)",
+                    () -> bare(List.of(SETSID.toString(), NODE.toString(), script.toString()), workspace, invocation));
+        }
         variants.put("runner (Linux supervisor)", () -> {
             long[] marks = new long[3];
             NodeRunRequest request =

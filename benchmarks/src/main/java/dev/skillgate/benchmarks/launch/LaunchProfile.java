@@ -50,8 +50,8 @@ final class LaunchProfile {
                 String command = e.getString("command");
                 String what = command.contains("--version")
                         ? "node --version (runtime verification)"
-                        : command.contains("skillgate-helper") || command.contains("helper")
-                                ? "supervisor helper"
+                        : command.contains("/supervisor/")
+                                ? "the Linux supervisor's helper (the spare for the next launch)"
                                 : command.length() > 60 ? command.substring(0, 60) + "…" : command;
                 starts.merge(what, 1, Integer::sum);
             }
