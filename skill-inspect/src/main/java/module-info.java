@@ -11,4 +11,5 @@ module dev.skillgate.inspect {
     requires org.snakeyaml.engine;
     // Packages are exported here as they land; internal packages never are.
     exports dev.skillgate.inspect;
+    exports dev.skillgate.protocol;
 }

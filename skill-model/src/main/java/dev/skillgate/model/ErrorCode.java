@@ -210,6 +210,12 @@ public enum ErrorCode {
     SCHEMA_NODES(ErrorGroup.SCHEMA, "The schema has more than 4,096 nodes."),
     /** The schema uses __proto__ as a key. */
     SCHEMA_PROTO_KEY(ErrorGroup.SCHEMA, "The schema uses `__proto__` as a key."),
+    /** A keyword can never apply to the schema's declared type (e.g. maximum on a string). */
+    SCHEMA_KEYWORD_INAPPLICABLE(
+            ErrorGroup.SCHEMA,
+            "A keyword can never apply to the schema's declared `type` (e.g. `maximum` on a string)."),
+    /** More than 20 schema problems were found; the rest are not reported. */
+    SCHEMA_ISSUES_TRUNCATED(ErrorGroup.SCHEMA, "More than 20 schema problems were found; the rest are not reported."),
     // --- JSON ---
     /** The JSON text exceeds its byte bound. */
     JSON_TOO_LARGE(ErrorGroup.JSON, "The JSON text exceeds its byte bound."),
@@ -233,6 +239,8 @@ public enum ErrorCode {
     JSON_NODES(ErrorGroup.JSON, "The JSON value has more than 4,096 nodes."),
     /** The invocation is not a JSON object. */
     JSON_ROOT_NOT_OBJECT(ErrorGroup.JSON, "The invocation is not a JSON object."),
+    /** A string escapes an unpaired UTF-16 surrogate code unit. */
+    JSON_LONE_SURROGATE(ErrorGroup.JSON, "A string escapes an unpaired UTF-16 surrogate code unit."),
     // --- VALUE ---
     /** A value has the wrong type. */
     VALUE_TYPE(ErrorGroup.VALUE, "A value has the wrong type."),
