@@ -14,6 +14,8 @@ import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.Text;
+import dev.skillgate.protocol.ManifestParser;
+import dev.skillgate.protocol.ManifestVerdict;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,13 +42,12 @@ final class Capturer {
     /** The window the verification pass re-reads files through. */
     static final int VERIFY_BUFFER_BYTES = 64 * 1024;
 
-    /** Until the protocol's manifest parser is wired in, manifests are refused (fail closed). */
-    static final Function<byte[], ManifestReading> DEFAULT_MANIFEST_STEP = bytes -> ManifestReading.rejected(
-            List.of(Diagnostic.error(ErrorCode.MANIFEST_SYNTAX, "", "manifest parsing is not available")));
+    /** The manifest step of a library capture: the protocol's strict parser. */
+    static final Function<byte[], ManifestVerdict> DEFAULT_MANIFEST_STEP = ManifestParser::parse;
 
     private Capturer() {}
 
-    static CaptureOutcome capture(Path skillDirectory, Function<byte[], ManifestReading> manifestStep) {
+    static CaptureOutcome capture(Path skillDirectory, Function<byte[], ManifestVerdict> manifestStep) {
         ReaderCore reader = ReaderCore.open(skillDirectory, List.of(), Limits.CAPTURE_BYTES);
         if (reader.rootProblem().isPresent()) {
             return new CaptureOutcome.Failed(reader.rootProblem().get());
@@ -63,7 +64,7 @@ final class Capturer {
 
     private static CaptureOutcome run(
             ReaderCore reader,
-            Function<byte[], ManifestReading> manifestStep,
+            Function<byte[], ManifestVerdict> manifestStep,
             TreeMap<PortablePath, BatchRead> captured,
             List<PortablePath> absent)
             throws Refusal {
@@ -90,35 +91,27 @@ final class Capturer {
         }
         captured.put(skillFile, (BatchRead) skill);
 
-        Optional<ExecutionManifest> manifest = Optional.empty();
-        List<Diagnostic> manifestProblems = new ArrayList<>();
-        List<Diagnostic> executionProblems = new ArrayList<>();
+        ManifestVerdict verdict;
         boolean manifestCaptured = false;
         BatchResult manifestResult = fixed.get(1);
         if (notFound(manifestResult, MANIFEST)) {
             absent.add(MANIFEST);
-            executionProblems.add(Diagnostic.info(
-                    ErrorCode.MANIFEST_ABSENT,
-                    MANIFEST.value(),
-                    "no execution.json: the skill is prompt-only and cannot be executed"));
+            verdict = ManifestVerdict.absent();
         } else if (manifestResult instanceof BatchRefused refused) {
-            manifestProblems.add(manifestReadProblem(refused.diagnostic()));
+            verdict = new ManifestVerdict.Rejected(List.of(manifestReadProblem(refused.diagnostic())));
         } else {
             BatchRead read = (BatchRead) manifestResult;
             captured.put(MANIFEST, read);
             manifestCaptured = true;
-            ManifestReading reading = manifestStep.apply(read.bytes().clone());
-            manifestProblems.addAll(reading.problems());
-            manifest = reading.manifest();
-            if (manifest.isPresent()) {
-                List<Diagnostic> reserved = reserved(manifest.get());
+            verdict = manifestStep.apply(read.bytes());
+            if (verdict instanceof ManifestVerdict.Accepted accepted) {
+                List<Diagnostic> reserved = reserved(accepted.manifest());
                 if (!reserved.isEmpty()) {
-                    manifestProblems.addAll(reserved);
-                    manifest = Optional.empty();
+                    verdict = new ManifestVerdict.Rejected(reserved);
                 }
             }
         }
-        executionProblems.addAll(manifestProblems);
+        List<Diagnostic> executionProblems = new ArrayList<>(verdict.reasons());
 
         boolean contractCaptured = false;
         Optional<Diagnostic> contractProblem = Optional.empty();
@@ -132,8 +125,8 @@ final class Capturer {
             contractCaptured = true;
         }
 
-        if (manifest.isPresent()) {
-            ExecutionManifest m = manifest.get();
+        if (verdict instanceof ManifestVerdict.Accepted accepted) {
+            ExecutionManifest m = accepted.manifest();
             List<BatchRequest> declared = new ArrayList<>();
             for (PortablePath path : m.files()) {
                 if (!captured.containsKey(path)) {
@@ -169,8 +162,7 @@ final class Capturer {
                 skillFile,
                 bytes,
                 revision,
-                manifest,
-                manifestProblems,
+                verdict,
                 executionProblems,
                 manifestCaptured,
                 contractCaptured,

@@ -6,6 +6,8 @@ import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillContract;
+import dev.skillgate.protocol.CompiledSchema;
+import dev.skillgate.protocol.ManifestVerdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,8 +55,7 @@ public final class SkillArtifact implements AutoCloseable {
     private final PortablePath skillMarkdownPath;
     private final SortedMap<PortablePath, byte[]> files;
     private final Revision revision;
-    private final Optional<ExecutionManifest> manifest;
-    private final List<Diagnostic> manifestProblems;
+    private final ManifestVerdict manifestVerdict;
     private final List<Diagnostic> executionProblems;
     private final boolean manifestCaptured;
     private final boolean contractCaptured;
@@ -67,8 +68,7 @@ public final class SkillArtifact implements AutoCloseable {
             PortablePath skillMarkdownPath,
             SortedMap<PortablePath, byte[]> files,
             Revision revision,
-            Optional<ExecutionManifest> manifest,
-            List<Diagnostic> manifestProblems,
+            ManifestVerdict manifestVerdict,
             List<Diagnostic> executionProblems,
             boolean manifestCaptured,
             boolean contractCaptured,
@@ -78,8 +78,7 @@ public final class SkillArtifact implements AutoCloseable {
         this.skillMarkdownPath = skillMarkdownPath;
         this.files = files;
         this.revision = revision;
-        this.manifest = manifest;
-        this.manifestProblems = List.copyOf(manifestProblems);
+        this.manifestVerdict = manifestVerdict;
         this.executionProblems = List.copyOf(executionProblems);
         this.manifestCaptured = manifestCaptured;
         this.contractCaptured = contractCaptured;
@@ -183,16 +182,32 @@ public final class SkillArtifact implements AutoCloseable {
         return contractProblem;
     }
 
+    /**
+     * What the strict manifest parser made of {@code execution.json}: accepted (with both schemas
+     * compiled once for this capture), rejected (every problem with its JSON pointer; also a manifest
+     * that could not be read, or that declares {@code skill.contract.sig}), or absent.
+     */
+    public synchronized ManifestVerdict manifestVerdict() {
+        live();
+        return manifestVerdict;
+    }
+
     /** The accepted execution manifest, when there is one. */
     public synchronized Optional<ExecutionManifest> manifest() {
         live();
-        return manifest;
+        return manifestVerdict instanceof ManifestVerdict.Accepted a ? Optional.of(a.manifest()) : Optional.empty();
     }
 
-    /** Why the manifest was rejected; empty when it was accepted or is absent. */
-    public synchronized List<Diagnostic> manifestProblems() {
+    /** The compiled input schema of an accepted manifest (for checking invocations). */
+    public synchronized Optional<CompiledSchema> inputSchema() {
         live();
-        return manifestProblems;
+        return manifestVerdict instanceof ManifestVerdict.Accepted a ? Optional.of(a.inputSchema()) : Optional.empty();
+    }
+
+    /** The compiled output schema of an accepted manifest (for checking results). */
+    public synchronized Optional<CompiledSchema> outputSchema() {
+        live();
+        return manifestVerdict instanceof ManifestVerdict.Accepted a ? Optional.of(a.outputSchema()) : Optional.empty();
     }
 
     /** Whether the manifest was accepted and every declared file was captured. */
@@ -214,10 +229,10 @@ public final class SkillArtifact implements AutoCloseable {
     /** The entrypoint's source text (verified strict UTF-8 at capture), for an executable capture. */
     public synchronized Optional<String> entrypointSource() {
         live();
-        if (!executionProblems.isEmpty() || manifest.isEmpty()) {
+        if (!executionProblems.isEmpty() || !(manifestVerdict instanceof ManifestVerdict.Accepted a)) {
             return Optional.empty();
         }
-        byte[] bytes = files.get(manifest.get().entrypoint());
+        byte[] bytes = files.get(a.manifest().entrypoint());
         return bytes == null ? Optional.empty() : Optional.of(new String(bytes, StandardCharsets.UTF_8));
     }
 

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
-import dev.skillgate.model.ExecutionManifest;
-import dev.skillgate.model.OutputLimit;
-import dev.skillgate.model.PortablePath;
-import dev.skillgate.model.Timeout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,18 +12,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Writes bundles with manifests and captures them, for the capture tests. */
 final class Captures {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     private Captures() {}
 
     /** Captures {@code dir} as the library does. */
     static CaptureOutcome capture(Path dir) {
-        return Capturer.capture(dir, Captures::readManifest);
+        return SkillArtifact.capture(dir);
     }
 
     /** Captures {@code dir} and expects success. */
@@ -87,26 +79,6 @@ final class Captures {
             return Files.write(file, content);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A minimal manifest reader for the tests: entrypoint and files, nothing else checked. */
-    static ManifestReading readManifest(byte[] bytes) {
-        try {
-            JsonNode root = JSON.readTree(bytes);
-            List<PortablePath> files = new ArrayList<>();
-            root.get("files").forEach(f -> files.add(PortablePath.of(f.stringValue())));
-            return ManifestReading.accepted(new ExecutionManifest(
-                    1,
-                    PortablePath.of(root.get("entrypoint").stringValue()),
-                    files,
-                    root.get("inputSchema").toString(),
-                    root.get("outputSchema").toString(),
-                    Timeout.DEFAULT,
-                    OutputLimit.DEFAULT));
-        } catch (RuntimeException e) {
-            return ManifestReading.rejected(
-                    List.of(Diagnostic.error(ErrorCode.MANIFEST_SYNTAX, "", "test reader: " + e.getClass())));
         }
     }
 

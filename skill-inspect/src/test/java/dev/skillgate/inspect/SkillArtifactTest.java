@@ -275,7 +275,7 @@ class SkillArtifactTest {
         Path dir = executable(root, "selfsign", "Skill.Contract.Sig", "sig");
         try (SkillArtifact a = captured(dir)) {
             assertThat(a.executionAvailable()).isFalse();
-            assertThat(a.manifestProblems()).singleElement().satisfies(d -> {
+            assertThat(a.manifestVerdict().reasons()).singleElement().satisfies(d -> {
                 assertThat(d.code()).isEqualTo(ErrorCode.MANIFEST_FILE_RESERVED);
                 assertThat(d.location()).isEqualTo("/files/1");
             });
@@ -307,7 +307,7 @@ class SkillArtifactTest {
                 assertThat(d.location()).isEqualTo("data.txt");
             });
             assertThat(a.manifest()).isPresent();
-            assertThat(a.manifestProblems()).isEmpty();
+            assertThat(a.manifestVerdict().reasons()).isEmpty();
             // No partial executable capture: run.mjs was readable but is not kept either.
             assertThat(a.files()).extracting(f -> f.path().value()).containsExactly("SKILL.md", "execution.json");
             assertThat(a.entrypointSource()).isEmpty();
@@ -410,7 +410,9 @@ class SkillArtifactTest {
         Files.createSymbolicLink(dir.resolve("skill.contract.json"), target);
         try (SkillArtifact a = captured(dir)) {
             assertThat(a.files()).extracting(f -> f.path().value()).containsExactly("SKILL.md");
-            assertThat(a.manifestProblems()).extracting(Diagnostic::code).containsExactly(ErrorCode.MANIFEST_TOO_LARGE);
+            assertThat(a.manifestVerdict().reasons())
+                    .extracting(Diagnostic::code)
+                    .containsExactly(ErrorCode.MANIFEST_TOO_LARGE);
             assertThat(a.executionProblems())
                     .extracting(Diagnostic::code)
                     .containsExactly(ErrorCode.MANIFEST_TOO_LARGE);

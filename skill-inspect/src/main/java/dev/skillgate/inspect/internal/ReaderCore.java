@@ -84,7 +84,7 @@ public final class ReaderCore {
             anchorId = identity(a);
             List<Dir> opened = new ArrayList<>();
             try {
-                Dir dir = Dir.open(absolute);
+                Dir dir = openAnchor(absolute);
                 opened.add(dir);
                 checkSame(anchorId, dir, "");
                 rootId = identity(walk(dir, rootSegments, "", opened).self());
@@ -185,7 +185,7 @@ public final class ReaderCore {
             byte[] bytes;
             try (SeekableByteChannel channel = parent.openFile(name)) {
                 bytes = readBounded(channel, before.size(), cap);
-            } catch (FileSystemException e) {
+            } catch (IOException e) {
                 if (isLoop(e)) {
                     throw new Refusal(ErrorCode.READ_LINK, location, "'" + Text.excerpt(location) + "' became a link");
                 }
@@ -377,7 +377,7 @@ public final class ReaderCore {
             if (channel.read(probe) > 0) {
                 throw changed(location);
             }
-        } catch (FileSystemException e) {
+        } catch (IOException e) {
             if (isLoop(e)) {
                 throw new Refusal(ErrorCode.READ_LINK, location, "'" + Text.excerpt(location) + "' became a link");
             }
@@ -483,7 +483,7 @@ public final class ReaderCore {
                     && !anchorIdentity.fileKey().equals("none")) {
                 throw changed("");
             }
-            Dir dir = Dir.open(anchor);
+            Dir dir = openAnchor(anchor);
             opened.add(dir);
             checkSame(anchorIdentity, dir, "");
             Dir skillRoot = walk(dir, rootSegments, "", opened);
@@ -497,6 +497,26 @@ public final class ReaderCore {
             if (!ok) {
                 new Opened(null, opened).close();
             }
+        }
+    }
+
+    /**
+     * Opens the anchor directory that {@link #lstatRoot} just looked at. If it went away or was
+     * replaced in between, that is reported like the look would have reported it, not as an I/O
+     * fault.
+     */
+    private static Dir openAnchor(Path path) throws Refusal, IOException {
+        try {
+            return Dir.open(path);
+        } catch (NoSuchFileException e) {
+            throw new Refusal(ErrorCode.READ_NOT_FOUND, "", "the skill root does not exist");
+        } catch (NotDirectoryException e) {
+            throw new Refusal(ErrorCode.READ_NOT_REGULAR, "", "the skill root is not a directory");
+        } catch (IOException e) {
+            if (isLoop(e)) {
+                throw new Refusal(ErrorCode.READ_LINK, "", "the skill root became a symbolic link");
+            }
+            throw e;
         }
     }
 
@@ -546,7 +566,7 @@ public final class ReaderCore {
             Dir child;
             try {
                 child = dir.openDir(segment);
-            } catch (FileSystemException e) {
+            } catch (IOException e) {
                 if (isLoop(e)) {
                     throw new Refusal(ErrorCode.READ_LINK, where, "'" + Text.excerpt(where) + "' became a link");
                 }
@@ -608,8 +628,13 @@ public final class ReaderCore {
                 a.lastModifiedTime().toInstant());
     }
 
-    private static boolean isLoop(FileSystemException e) {
-        String reason = e.getReason();
+    /**
+     * Whether an open failed because the entry is (now) a link: {@code O_NOFOLLOW} gives {@code
+     * ELOOP}, which the JDK reports as a {@link FileSystemException} from path-based opens and as a
+     * plain {@link IOException} from {@code SecureDirectoryStream} opens.
+     */
+    private static boolean isLoop(IOException e) {
+        String reason = e instanceof FileSystemException fse ? fse.getReason() : e.getMessage();
         return reason != null && (reason.contains("symbolic link") || reason.contains("NOFOLLOW"));
     }
 
