@@ -132,17 +132,36 @@ public final class ContractCheck {
         return contract.permissionMode().includes(forSideEffects) ? contract.permissionMode() : forSideEffects;
     }
 
+    /**
+     * The credential part of the check alone: with no context, only whether declared credentials
+     * can be brokered at all. Used by the inspector, which may have no agent context.
+     */
+    static List<Diagnostic> credentialProblems(
+            SkillContract contract, Optional<AgentContext> context, Optional<CredentialBroker> broker) {
+        List<Diagnostic> out = new ArrayList<>();
+        if (context.isPresent()) {
+            credentials(contract, context.get(), broker, out);
+        } else if (!contract.credentials().isEmpty() && broker.isEmpty()) {
+            out.add(unsupported(contract));
+        }
+        return out;
+    }
+
+    private static Diagnostic unsupported(SkillContract contract) {
+        return Diagnostic.error(
+                ErrorCode.CONTRACT_CREDENTIALS_UNSUPPORTED,
+                "/credentials",
+                "the skill declares " + contract.credentials().size()
+                        + " credential(s) and no credential broker is configured");
+    }
+
     private static void credentials(
             SkillContract contract, AgentContext context, Optional<CredentialBroker> broker, List<Diagnostic> out) {
         if (contract.credentials().isEmpty()) {
             return;
         }
         if (broker.isEmpty()) {
-            out.add(Diagnostic.error(
-                    ErrorCode.CONTRACT_CREDENTIALS_UNSUPPORTED,
-                    "/credentials",
-                    "the skill declares " + contract.credentials().size()
-                            + " credential(s) and no credential broker is configured"));
+            out.add(unsupported(contract));
             return;
         }
         for (int i = 0; i < contract.credentials().size(); i++) {
