@@ -16,6 +16,7 @@ import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.Text;
 import dev.skillgate.protocol.ManifestParser;
 import dev.skillgate.protocol.ManifestVerdict;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -152,7 +153,7 @@ final class Capturer {
             }
         }
 
-        reader.verifyBatch(captured, absent, new byte[VERIFY_BUFFER_BYTES]);
+        reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
 
         TreeMap<PortablePath, byte[]> bytes = new TreeMap<>();
         captured.forEach((path, read) -> bytes.put(path, read.bytes()));

@@ -161,7 +161,7 @@ public final class CaptureBenchmarkMain {
             captured.put(requests.get(i).path(), (ReaderCore.BatchRead) results.get(i));
         }
         start = System.nanoTime();
-        reader.verifyBatch(captured, List.of(), new byte[Capturer.VERIFY_BUFFER_BYTES]);
+        reader.verifyBatch(captured, List.of(), java.nio.ByteBuffer.allocateDirect(Capturer.VERIFY_BUFFER_BYTES));
         long verify = System.nanoTime() - start;
         TreeMap<PortablePath, byte[]> bytes = new TreeMap<>();
         captured.forEach((p, r) -> bytes.put(p, r.bytes()));

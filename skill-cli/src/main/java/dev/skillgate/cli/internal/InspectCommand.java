@@ -166,7 +166,8 @@ final class InspectCommand implements Command {
             ExecutionManifest x = a.manifest();
             return "accepted (entrypoint " + Args.safe(x.entrypoint().value()) + ", "
                     + x.files().size()
-                    + " files, timeout " + x.timeout().millis() + " ms, max output "
+                    + (x.files().size() == 1 ? " file" : " files") + ", timeout "
+                    + x.timeout().millis() + " ms, max output "
                     + x.maxOutputBytes().bytes()
                     + " bytes)";
         }

@@ -275,13 +275,13 @@ public final class ReaderCore {
     /**
      * Re-checks, under a fresh opening of the root, that every file in {@code captured} still has
      * the identity it was read with (key, size, modification time) and still holds exactly the
-     * captured bytes (re-read through a {@code buffer}-sized window and compared; nothing is
+     * captured bytes (re-read through {@code window} and compared; nothing is
      * allocated per file), and that every path in {@code absent} is still absent. Throws {@code
      * SOURCE_CHANGED} at the first difference, and also when the root or a directory on the way has
      * gone or changed.
      */
     public synchronized void verifyBatch(
-            Map<PortablePath, BatchRead> captured, List<PortablePath> absent, byte[] buffer) throws Refusal {
+            Map<PortablePath, BatchRead> captured, List<PortablePath> absent, ByteBuffer window) throws Refusal {
         try (Opened opened = openRoot()) {
             Map<String, Dir> dirs = new HashMap<>();
             for (Map.Entry<PortablePath, BatchRead> entry : captured.entrySet()) {
@@ -293,7 +293,7 @@ public final class ReaderCore {
                         throw changed(path.value());
                     }
                     try (SeekableByteChannel channel = parent.openFile(path.fileName())) {
-                        if (!sameContent(channel, entry.getValue().bytes(), buffer)) {
+                        if (!sameContent(channel, entry.getValue().bytes(), window)) {
                             throw changed(path.value());
                         }
                     }
@@ -406,20 +406,29 @@ public final class ReaderCore {
         return new BatchRead(bytes, id);
     }
 
-    private static boolean sameContent(SeekableByteChannel channel, byte[] expected, byte[] buffer) throws IOException {
-        ByteBuffer window = ByteBuffer.wrap(buffer);
+    /**
+     * Whether {@code channel} holds exactly {@code expected}, read through {@code window}. A direct
+     * window saves the JDK's copy from its own direct buffer into a heap array; the comparison is
+     * {@link ByteBuffer#mismatch}, which is vectorised.
+     */
+    private static boolean sameContent(SeekableByteChannel channel, byte[] expected, ByteBuffer window)
+            throws IOException {
         int offset = 0;
         while (true) {
             window.clear();
-            if (expected.length - offset < buffer.length) {
+            if (expected.length - offset < window.capacity()) {
                 // One byte more than what is left, to see a file that grew.
-                window.limit(Math.min(buffer.length, expected.length - offset + 1));
+                window.limit(Math.min(window.capacity(), expected.length - offset + 1));
             }
             int n = channel.read(window);
             if (n < 0) {
                 return offset == expected.length;
             }
-            if (offset + n > expected.length || !Arrays.equals(buffer, 0, n, expected, offset, offset + n)) {
+            if (offset + n > expected.length) {
+                return false;
+            }
+            window.flip();
+            if (ByteBuffer.wrap(expected, offset, n).mismatch(window) >= 0) {
                 return false;
             }
             offset += n;
