@@ -101,23 +101,24 @@ class SkillArtifactTest {
     }
 
     @Test
-    void helloBundleFromTheRevisionDocumentGivesItsWorkedVector() {
+    void capturesReproduceTheRevisionDocument() throws IOException {
+        // Worked vector "SKILL.md empty" of docs/revision.md, through a real capture.
+        Path empty = root.resolve("empty-skill");
+        write(empty.resolve("SKILL.md"), "");
+        try (SkillArtifact a = captured(empty)) {
+            assertThat(a.revision())
+                    .hasToString("sha256:8e6d0d9f692aefc4a895565b801fb6157f26c9934f61af11dacd5fb879849a7d");
+        }
+        // The hello bundle's files: its manifest is not a valid one, so the capture keeps the
+        // manifest's bytes but not the script; the revision is the framing of exactly those two.
         Path dir = root.resolve("hello");
         write(dir.resolve("SKILL.md"), "---\nname: hello\ndescription: Says hello.\n---\n# Hello\n");
         write(dir.resolve("execution.json"), "{\"schemaVersion\":1}\n");
         write(dir.resolve("scripts/run.mjs"), "console.log(JSON.stringify({ok:true}));\n");
-        // The vector's manifest is not a valid one: the capture keeps its bytes, not its files.
         try (SkillArtifact a = captured(dir)) {
             assertThat(a.executionAvailable()).isFalse();
-            assertThat(a.revision())
-                    .hasToString("sha256:"
-                            + Revision.compute(Map.of(
-                                            p("SKILL.md"),
-                                            "---\nname: hello\ndescription: Says hello.\n---\n# Hello\n".getBytes(),
-                                            p("execution.json"),
-                                            "{\"schemaVersion\":1}\n".getBytes()))
-                                    .digest()
-                                    .hex());
+            assertThat(a.files()).extracting(f -> f.path().value()).containsExactly("SKILL.md", "execution.json");
+            assertThat(a.revision()).isEqualTo(Revision.compute(onDisk(dir, "SKILL.md", "execution.json")));
         }
     }
 
