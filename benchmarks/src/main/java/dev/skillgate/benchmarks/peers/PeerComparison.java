@@ -116,7 +116,7 @@ public final class PeerComparison {
 
             Ours ours = ours(dirs);
             if (modules.isPresent()) {
-                skillsRef(modules.get(), corpus, ours, list, work);
+                skillsRef(modules.get(), corpus, ours, list, work, dirs);
             }
             if (pythonRef.isPresent()) {
                 pythonReference(pythonRef.get(), corpus, ours, list, work);
@@ -200,9 +200,14 @@ public final class PeerComparison {
             strict.add(SkillValidator.validate(d, ValidationProfile.STRICT));
             reference.add(SkillValidator.validate(d, ValidationProfile.REFERENCE_COMPATIBLE));
         }
-        List<Double> strictMs = new ArrayList<>();
-        List<Double> referenceMs = new ArrayList<>();
-        for (int pass = -5; pass < passes; pass++) {
+        Ours ours = new Ours(strict, reference, new ArrayList<>(), new ArrayList<>());
+        timeOurs(dirs, ours, 5);
+        return ours;
+    }
+
+    /** Adds {@link #passes} timed passes per profile to {@code ours}, after {@code warmup} untimed ones. */
+    private void timeOurs(List<Path> dirs, Ours ours, int warmup) {
+        for (int pass = -warmup; pass < passes; pass++) {
             for (ValidationProfile profile : ValidationProfile.values()) {
                 long t0 = System.nanoTime();
                 int valid = 0;
@@ -212,16 +217,16 @@ public final class PeerComparison {
                 double ms = (System.nanoTime() - t0) / 1e6;
                 sink += valid;
                 if (pass >= 0) {
-                    (profile == ValidationProfile.STRICT ? strictMs : referenceMs).add(ms);
+                    (profile == ValidationProfile.STRICT ? ours.strictPassMs() : ours.referencePassMs()).add(ms);
                 }
             }
         }
-        return new Ours(strict, reference, strictMs, referenceMs);
     }
 
     // --- skills-ref (npm) ----------------------------------------------------------------------
 
-    private void skillsRef(Path modules, List<SkillCorpus.Bundle> corpus, Ours ours, Path list, Path work)
+    private void skillsRef(
+            Path modules, List<SkillCorpus.Bundle> corpus, Ours ours, Path list, Path work, List<Path> dirs)
             throws IOException {
         Path driver = resource(work, "skills-ref-driver.mjs");
         Path empty = work.resolve("empty.json");
@@ -242,6 +247,7 @@ public final class PeerComparison {
                         String.valueOf(passes)),
                 work,
                 1_800);
+        timeOurs(dirs, ours, 0); // again after the peer's run: both sides' samples span the same minutes
         if (!r.ok()) {
             System.out.println("skills-ref driver failed (" + Text.excerpt(r.failure()) + "): table skipped.");
             return;
@@ -450,10 +456,11 @@ public final class PeerComparison {
         double peerUs = Stats.median(peerPassMs) * 1000 / bundles;
         System.out.printf(
                 Locale.ROOT,
-                "%n| per bundle, warm (median of %d passes over the same %d directories) | µs per bundle"
-                        + " (p25–p75 of passes) | bundles/s | ratio to %s |%n",
-                peerPassMs.size(),
+                "%n| per bundle, warm (median of passes over the same %d directories; Skillgate: %d passes before"
+                        + " and after the peer's %d) | µs per bundle (p25–p75 of passes) | bundles/s | ratio to %s |%n",
                 bundles,
+                ours.strictPassMs().size(),
+                peerPassMs.size(),
                 peerLabel);
         System.out.println("|---|---:|---:|---:|");
         System.out.printf(
