@@ -1,5 +1,6 @@
 package dev.skillgate.inspect;
 
+import dev.skillgate.inspect.internal.CaptureHashExecutor;
 import dev.skillgate.inspect.internal.ReaderCore;
 import dev.skillgate.inspect.internal.ReaderCore.BatchListener;
 import dev.skillgate.inspect.internal.ReaderCore.BatchRead;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -54,11 +56,20 @@ final class Capturer {
     private Capturer() {}
 
     static CaptureOutcome capture(Path skillDirectory, Function<byte[], ManifestVerdict> manifestStep) {
+        return capture(skillDirectory, manifestStep, CaptureHashExecutor.shared());
+    }
+
+    /**
+     * A capture whose revision is hashed on {@code hashExecutor}, or on the capturing thread when
+     * it is empty (the benchmark compares both).
+     */
+    static CaptureOutcome capture(
+            Path skillDirectory, Function<byte[], ManifestVerdict> manifestStep, Optional<Executor> hashExecutor) {
         ReaderCore reader = ReaderCore.open(skillDirectory, List.of(), Limits.CAPTURE_BYTES);
         if (reader.rootProblem().isPresent()) {
             return new CaptureOutcome.Failed(reader.rootProblem().get());
         }
-        Work work = new Work();
+        Work work = new Work(hashExecutor);
         boolean captured = false;
         try {
             CaptureOutcome outcome = run(reader, manifestStep, work);
@@ -86,7 +97,13 @@ final class Capturer {
         /** Every array read, captured or not: what a failed capture clears. */
         final List<byte[]> read = new ArrayList<>();
 
+        final Optional<Executor> hashExecutor;
+
         RevisionPipeline pipeline;
+
+        Work(Optional<Executor> hashExecutor) {
+            this.hashExecutor = hashExecutor;
+        }
 
         void closePipeline() {
             if (pipeline != null) {
@@ -221,7 +238,8 @@ final class Capturer {
         }
         TreeSet<PortablePath> covered = new TreeSet<>(captured.keySet());
         covered.addAll(sorted);
-        RevisionPipeline pipeline = RevisionPipeline.open(List.copyOf(covered));
+        RevisionPipeline pipeline = RevisionPipeline.open(
+                List.copyOf(covered), work.hashExecutor, RevisionPipeline.OFFLOAD_THRESHOLD_BYTES);
         work.pipeline = pipeline;
         captured.forEach((path, read) -> pipeline.feed(path, read.bytes()));
         boolean[] refused = {false};
