@@ -113,11 +113,14 @@ final class Capturer {
         }
 
         void close(boolean success) {
-            closePipeline();
-            if (!success) {
-                read.forEach(bytes -> Arrays.fill(bytes, (byte) 0));
+            try {
+                closePipeline();
+            } finally {
+                if (!success) {
+                    read.forEach(bytes -> Arrays.fill(bytes, (byte) 0));
+                }
+                read.clear();
             }
-            read.clear();
         }
     }
 
