@@ -9,6 +9,6 @@ module dev.skillgate.audit {
     requires tools.jackson.databind;
     requires org.bouncycastle.provider;
 
+    exports dev.skillgate.audit;
     exports dev.skillgate.audit.signature;
-// Packages are exported here as they land; internal packages never are.
 }

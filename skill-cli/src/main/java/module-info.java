@@ -5,6 +5,7 @@
 module dev.skillgate.cli {
     requires dev.skillgate.model;
     requires dev.skillgate.inspect;
+    requires dev.skillgate.audit;
     requires tools.jackson.databind;
 
     exports dev.skillgate.cli;

@@ -480,6 +480,22 @@ public enum ErrorCode {
             ErrorGroup.AUDIT, "The log does not extend the given checkpoint (truncation or rollback)."),
     /** The checkpoint signature does not verify. */
     AUDIT_CHECKPOINT_SIGNATURE(ErrorGroup.AUDIT, "The checkpoint signature does not verify."),
+    /** The audit log is still being verified after start-up; nothing is trusted until it finishes. */
+    AUDIT_VERIFYING(
+            ErrorGroup.AUDIT,
+            "The audit log is still being verified after start-up; nothing is trusted until it finishes."),
+    /** The audit directory or a file in it is writable by group or others, or owned by another user. */
+    AUDIT_PERMISSIONS(
+            ErrorGroup.AUDIT,
+            "The audit directory or a file in it is writable by group or others, or owned by another user."),
+    /** A value for an audit record is outside the canonical subset (control character, too long). */
+    AUDIT_RECORD_INVALID(
+            ErrorGroup.AUDIT,
+            "A value for an audit record is outside the canonical subset (control character, too long)."),
+    /** The checkpoint file is malformed. */
+    AUDIT_CHECKPOINT_FORMAT(ErrorGroup.AUDIT, "The checkpoint file is malformed."),
+    /** A repair was requested for an audit log that is not disabled. */
+    AUDIT_REPAIR_NOT_NEEDED(ErrorGroup.AUDIT, "A repair was requested for an audit log that is not disabled."),
     /** No trust decision exists for this scope. */
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */

@@ -12,7 +12,8 @@ import java.util.Properties;
 /** Dispatches {@code skillgate} subcommands and turns every outcome into an exit code. */
 public final class Cli {
     /** Every subcommand, in the order {@code --help} lists them. */
-    static final List<Command> COMMANDS = List.of(new ValidateCommand(), new CatalogCommand());
+    static final List<Command> COMMANDS =
+            List.of(new ValidateCommand(), new CatalogCommand(), new AuditCommand(), new TrustCommand());
 
     private final PrintStream out;
     private final PrintStream err;

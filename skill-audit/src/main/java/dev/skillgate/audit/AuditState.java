@@ -1,0 +1,22 @@
+package dev.skillgate.audit;
+
+/**
+ * Whether the audit log yields trust. See {@link AuditStatus} for the report that goes with it.
+ */
+public enum AuditState {
+    /** Verification is still running after start-up; nothing is trusted yet, appends wait. */
+    VERIFYING,
+    /** The committed log verified; trust follows its records. */
+    OK,
+    /**
+     * The committed log verified and trust follows it, but something needed attention: an
+     * unconfirmed tail was quarantined or a trailing revocation re-committed, permissions were
+     * tightened, or a write fault made this handle read-only. The diagnostics say which.
+     */
+    DEGRADED,
+    /**
+     * Something before the commit point is wrong (or the files cannot be vouched for): nothing is
+     * trusted and appends are refused until {@link AuditLog#repair(String)}.
+     */
+    DISABLED
+}

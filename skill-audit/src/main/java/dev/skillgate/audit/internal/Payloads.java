@@ -1,0 +1,192 @@
+package dev.skillgate.audit.internal;
+
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.InvalidValueException;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.Sha256Digest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Record schema version 1: the canonical JSON payload of each record type ({@code docs/audit.md}).
+ * Every payload carries {@code "v":1} and {@code recordedAt}; unknown or missing fields, another
+ * {@code v}, or a field that breaks its value rule make the record invalid.
+ */
+final class Payloads {
+    static final int SCHEMA_VERSION = 1;
+
+    private Payloads() {}
+
+    private static final Set<String> SCOPE_KEYS = Set.of("v", "recordedAt", "scope");
+    private static final Set<String> CONSUME_KEYS = Set.of("v", "recordedAt", "run", "agent", "revision", "binding");
+    private static final Set<String> POLICY_KEYS = Set.of("v", "recordedAt", "mode", "policy");
+    private static final byte[] SCOPE_TAG = "skillgate-audit/v1/scope\0".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * A decoded payload.
+     *
+     * @param scopeId for approvals and revocations, the scope id computed from the stored scope bytes
+     *     (equal to {@link Scopes#id} because the reader accepts only canonical bytes); else null
+     */
+    record Decoded(Instant recordedAt, AuditEvent event, ScopeKey scopeId) {
+        static Decoded of(Instant recordedAt, AuditEvent event) {
+            ScopeKey id = null;
+            if (event instanceof AuditEvent.Approved a) {
+                id = ScopeKey.of(a.scope().id());
+            } else if (event instanceof AuditEvent.Revoked r) {
+                id = ScopeKey.of(r.scope().id());
+            }
+            return new Decoded(recordedAt, event, id);
+        }
+    }
+
+    static RecordType typeOf(AuditEvent event) {
+        if (event instanceof AuditEvent.Approved) {
+            return RecordType.APPROVE;
+        }
+        if (event instanceof AuditEvent.Revoked) {
+            return RecordType.REVOKE;
+        }
+        if (event instanceof AuditEvent.Repaired) {
+            return RecordType.REPAIR;
+        }
+        if (event instanceof AuditEvent.Consumed) {
+            return RecordType.CONSUME;
+        }
+        return RecordType.POLICY_CHANGE;
+    }
+
+    static byte[] encode(AuditEvent event, Instant recordedAt) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("v", SCHEMA_VERSION);
+        m.put("recordedAt", Instants.format(recordedAt));
+        if (event instanceof AuditEvent.Approved a) {
+            m.put("scope", Scopes.encode(a.scope()));
+        } else if (event instanceof AuditEvent.Revoked r) {
+            m.put("scope", Scopes.encode(r.scope()));
+        } else if (event instanceof AuditEvent.Consumed c) {
+            m.put("run", c.run().value());
+            m.put("agent", c.agent().value());
+            m.put("revision", c.revision().toString());
+            m.put("binding", c.binding().toString());
+        } else if (event instanceof AuditEvent.PolicyChanged p) {
+            m.put("mode", p.mode());
+            m.put("policy", p.policy().toString());
+        } else if (event instanceof AuditEvent.Repaired r) {
+            m.put("reason", r.reason());
+            m.put("cause", r.cause().name());
+            r.firstBadSequence().ifPresent(n -> m.put("firstBadSequence", n));
+            r.previousLogId().ifPresent(id -> m.put("previousLogId", id));
+            r.previousLog().ifPresent(d -> m.put("previousLog", d.toString()));
+            r.previousHead().ifPresent(d -> m.put("previousHead", d.toString()));
+            m.put("evidence", r.evidence());
+        }
+        try {
+            byte[] bytes = CanonicalJson.write(m);
+            if (bytes.length > Frames.MAX_PAYLOAD) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "the record exceeds 64 KiB");
+            }
+            return bytes;
+        } catch (IllegalArgumentException e) {
+            if (e instanceof InvalidValueException) {
+                throw e;
+            }
+            throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, e.getMessage());
+        }
+    }
+
+    static Decoded decode(RecordType type, byte[] bytes, int offset, int length) throws Frames.FormatException {
+        return decode(type, bytes, offset, length, Sha256Digest.newMessageDigest());
+    }
+
+    /** As above, reusing {@code md} for the scope id. */
+    static Decoded decode(RecordType type, byte[] bytes, int offset, int length, MessageDigest md)
+            throws Frames.FormatException {
+        Map<String, Object> m;
+        int[] scopeRange = {-1, -1};
+        try {
+            m = CanonicalJson.read(bytes, offset, length, "scope", scopeRange);
+        } catch (CanonicalJson.NotCanonicalException e) {
+            throw new Frames.FormatException("payload is not canonical JSON: " + e.getMessage());
+        }
+        if (!(m.get("v") instanceof Long v) || v != SCHEMA_VERSION) {
+            throw new Frames.FormatException("payload schema version is not " + SCHEMA_VERSION);
+        }
+        Instant recordedAt = Instants.parse(Fields.string(m, "recordedAt"));
+        try {
+            AuditEvent event = switch (type) {
+                case APPROVE -> {
+                    Fields.exactKeys(m, SCOPE_KEYS, "payload");
+                    yield new AuditEvent.Approved(Scopes.decode(m.get("scope")));
+                }
+                case REVOKE -> {
+                    Fields.exactKeys(m, SCOPE_KEYS, "payload");
+                    yield new AuditEvent.Revoked(Scopes.decode(m.get("scope")));
+                }
+                case CONSUME -> {
+                    Fields.exactKeys(m, CONSUME_KEYS, "payload");
+                    yield new AuditEvent.Consumed(
+                            RunId.of(Fields.string(m, "run")),
+                            AgentId.of(Fields.string(m, "agent")),
+                            Revision.parse(Fields.string(m, "revision")),
+                            Sha256Digest.parse(Fields.string(m, "binding")));
+                }
+                case POLICY_CHANGE -> {
+                    Fields.exactKeys(m, POLICY_KEYS, "payload");
+                    yield new AuditEvent.PolicyChanged(
+                            Fields.string(m, "mode"), Sha256Digest.parse(Fields.string(m, "policy")));
+                }
+                case REPAIR -> decodeRepair(m);
+            };
+            ScopeKey scopeId = null;
+            if (event instanceof AuditEvent.Approved || event instanceof AuditEvent.Revoked) {
+                md.reset();
+                md.update(SCOPE_TAG);
+                md.update(bytes, scopeRange[0], scopeRange[1] - scopeRange[0]);
+                scopeId = ScopeKey.of(md.digest());
+            }
+            return new Decoded(recordedAt, event, scopeId);
+        } catch (InvalidValueException e) {
+            throw new Frames.FormatException("a payload field is invalid (" + e.code() + ")");
+        }
+    }
+
+    private static AuditEvent decodeRepair(Map<String, Object> m) throws Frames.FormatException {
+        Set<String> required = Set.of("v", "recordedAt", "reason", "cause", "evidence");
+        Set<String> optional = Set.of("firstBadSequence", "previousLogId", "previousLog", "previousHead");
+        Set<String> rest = new HashSet<>(m.keySet());
+        if (!rest.containsAll(required)) {
+            throw new Frames.FormatException("'payload' does not have exactly the schema's fields");
+        }
+        rest.removeAll(required);
+        if (!optional.containsAll(rest)) {
+            throw new Frames.FormatException("'payload' does not have exactly the schema's fields");
+        }
+        ErrorCode cause = ErrorCode.find(Fields.string(m, "cause"))
+                .filter(c -> c.name().equals(m.get("cause")))
+                .orElseThrow(() -> new Frames.FormatException("unknown repair cause"));
+        OptionalLong firstBad = m.containsKey("firstBadSequence")
+                ? OptionalLong.of(Fields.integer(m, "firstBadSequence"))
+                : OptionalLong.empty();
+        Optional<String> logId =
+                m.containsKey("previousLogId") ? Optional.of(Fields.string(m, "previousLogId")) : Optional.empty();
+        Optional<Sha256Digest> log = m.containsKey("previousLog")
+                ? Optional.of(Sha256Digest.parse(Fields.string(m, "previousLog")))
+                : Optional.empty();
+        Optional<Sha256Digest> head = m.containsKey("previousHead")
+                ? Optional.of(Sha256Digest.parse(Fields.string(m, "previousHead")))
+                : Optional.empty();
+        return new AuditEvent.Repaired(
+                Fields.string(m, "reason"), cause, firstBad, logId, log, head, Fields.string(m, "evidence"));
+    }
+}

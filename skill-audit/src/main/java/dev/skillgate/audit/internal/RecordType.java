@@ -1,0 +1,33 @@
+package dev.skillgate.audit.internal;
+
+import java.util.Optional;
+
+/** The record types of log format version 1; the byte is stored in every frame. */
+enum RecordType {
+    /** Trust granted to a scope. */
+    APPROVE(1),
+    /** Trust removed from a scope. */
+    REVOKE(2),
+    /** First record of a log started by an operator repair; carries the evidence of the old one. */
+    REPAIR(3),
+    /** A consent grant was consumed (informational; never grants trust). */
+    CONSUME(4),
+    /** The execution policy changed (informational; never grants trust). */
+    POLICY_CHANGE(5);
+
+    final int code;
+
+    RecordType(int code) {
+        this.code = code;
+    }
+
+    /** The type with this stored byte; empty for an unknown byte (never skipped: corrupt). */
+    static Optional<RecordType> of(int code) {
+        for (RecordType t : values()) {
+            if (t.code == code) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+}

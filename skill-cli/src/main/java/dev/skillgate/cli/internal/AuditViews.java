@@ -1,0 +1,172 @@
+package dev.skillgate.cli.internal;
+
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.audit.AuditLog;
+import dev.skillgate.audit.AuditLogOptions;
+import dev.skillgate.audit.AuditRecord;
+import dev.skillgate.audit.AuditStatus;
+import dev.skillgate.audit.ExecutionScope;
+import dev.skillgate.audit.PromptSkillScope;
+import dev.skillgate.audit.TrustDecision;
+import dev.skillgate.audit.TrustScope;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.Sha256Digest;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Shared pieces of the {@code audit} and {@code trust} commands: where the log lives under a data
+ * directory, and how statuses, scopes and records print. Nothing printed holds a source path or a
+ * secret: scopes are agent ids, skill names and digests.
+ */
+final class AuditViews {
+    /** The audit log's directory inside a data directory. */
+    static final String AUDIT_DIR = "audit";
+
+    /** How long a command waits for a large log to verify. */
+    static final Duration VERIFY_WAIT = Duration.ofSeconds(120);
+
+    /** How long {@code open} itself waits (the library's maximum); the rest is {@code awaitReady}. */
+    static final Duration OPEN_WAIT = Duration.ofSeconds(60);
+
+    private AuditViews() {}
+
+    static Path auditDir(Args args) throws UsageException {
+        String dataDir = args.value("--data-dir").orElseThrow(() -> new UsageException("--data-dir is required"));
+        if (dataDir.isEmpty()) {
+            throw new UsageException("--data-dir must not be empty");
+        }
+        return Path.of(dataDir).resolve(AUDIT_DIR);
+    }
+
+    static AuditLog openReadOnly(Path auditDir) {
+        AuditLog log = AuditLog.open(AuditLogOptions.builder(auditDir)
+                .readOnly(true)
+                .openWait(OPEN_WAIT)
+                .build());
+        log.awaitReady(VERIFY_WAIT);
+        return log;
+    }
+
+    static Map<String, Object> status(AuditStatus s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", s.state().name());
+        m.put("committedSequence", s.committedSequence());
+        s.logId().ifPresent(id -> m.put("logId", id));
+        s.firstBadSequence().ifPresent(n -> m.put("firstBadSequence", n));
+        m.put("diagnostics", JsonOut.diagnostics(s.diagnostics()));
+        return m;
+    }
+
+    static void printStatus(PrintStream out, AuditStatus s) {
+        out.println("state: " + s.state());
+        out.println("committed records: " + s.committedSequence()
+                + s.logId().map(id -> " (log " + id + ")").orElse(""));
+        s.firstBadSequence().ifPresent(n -> out.println("first bad record: seq " + n));
+        for (Diagnostic d : s.diagnostics()) {
+            out.println("  " + d);
+        }
+    }
+
+    static Map<String, Object> scope(TrustScope scope) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", scope.id().toString());
+        if (scope instanceof PromptSkillScope p) {
+            m.put("kind", "prompt-skill");
+            m.put("agent", p.agent().value());
+            m.put("skill", p.skill().value());
+            m.put("contract", p.contract().map(Sha256Digest::toString).orElse("none"));
+            m.put("revision", p.revision().toString());
+        } else if (scope instanceof ExecutionScope e) {
+            m.put("kind", "execution");
+            m.put("agent", e.agent().value());
+            m.put("revision", e.revision().toString());
+            m.put("workspace", e.workspace().toString());
+            m.put("timeoutCeilingMillis", e.timeoutCeiling().millis());
+            m.put("outputCeilingBytes", e.outputCeiling().bytes());
+            m.put("receiptId", e.receiptId().toString());
+            m.put("receiptIssuedAt", e.receiptIssuedAt().toString());
+        }
+        return m;
+    }
+
+    static String scopeLine(TrustScope scope) {
+        if (scope instanceof PromptSkillScope p) {
+            return "prompt-skill " + p.skill().value() + " for agent "
+                    + p.agent().value() + ", revision " + p.revision() + ", contract "
+                    + p.contract().map(Sha256Digest::toString).orElse("none");
+        }
+        ExecutionScope e = (ExecutionScope) scope;
+        return "execution receipt " + e.receiptId() + " for agent " + e.agent().value() + ", revision " + e.revision()
+                + ", workspace " + e.workspace() + ", timeout <= "
+                + e.timeoutCeiling().millis() + " ms, output <= "
+                + e.outputCeiling().bytes() + " B";
+    }
+
+    static Map<String, Object> decision(TrustDecision d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", d.status().name());
+        m.put("sequence", d.sequence());
+        m.put("decidedAt", d.decidedAt().toString());
+        m.put("scope", scope(d.scope()));
+        return m;
+    }
+
+    static Map<String, Object> record(AuditRecord r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sequence", r.sequence());
+        m.put("recordedAt", r.recordedAt().toString());
+        m.put("clockRegression", r.clockRegression());
+        m.put("chainHash", r.chainHash().toString());
+        AuditEvent e = r.event();
+        if (e instanceof AuditEvent.Approved a) {
+            m.put("event", "approve");
+            m.put("scope", scope(a.scope()));
+        } else if (e instanceof AuditEvent.Revoked v) {
+            m.put("event", "revoke");
+            m.put("scope", scope(v.scope()));
+        } else if (e instanceof AuditEvent.Consumed c) {
+            m.put("event", "consume");
+            m.put("run", c.run().value());
+            m.put("agent", c.agent().value());
+            m.put("revision", c.revision().toString());
+            m.put("binding", c.binding().toString());
+        } else if (e instanceof AuditEvent.PolicyChanged p) {
+            m.put("event", "policy-change");
+            m.put("mode", p.mode());
+            m.put("policy", p.policy().toString());
+        } else if (e instanceof AuditEvent.Repaired p) {
+            m.put("event", "repair");
+            m.put("reason", p.reason());
+            m.put("cause", p.cause().name());
+            p.firstBadSequence().ifPresent(n -> m.put("firstBadSequence", n));
+            p.previousLogId().ifPresent(id -> m.put("previousLogId", id));
+            p.previousLog().ifPresent(d -> m.put("previousLog", d.toString()));
+            p.previousHead().ifPresent(d -> m.put("previousHead", d.toString()));
+            m.put("evidence", p.evidence());
+        }
+        return m;
+    }
+
+    static String recordLine(AuditRecord r) {
+        AuditEvent e = r.event();
+        String what;
+        if (e instanceof AuditEvent.Approved a) {
+            what = "approve " + scopeLine(a.scope()) + " [scope " + a.scope().id() + "]";
+        } else if (e instanceof AuditEvent.Revoked v) {
+            what = "revoke  " + scopeLine(v.scope()) + " [scope " + v.scope().id() + "]";
+        } else if (e instanceof AuditEvent.Consumed c) {
+            what = "consume run " + c.run().value() + " agent " + c.agent().value() + " revision " + c.revision()
+                    + " binding " + c.binding();
+        } else if (e instanceof AuditEvent.PolicyChanged p) {
+            what = "policy  " + p.mode() + " " + p.policy();
+        } else {
+            AuditEvent.Repaired p = (AuditEvent.Repaired) e;
+            what = "repair  (" + p.cause() + ") \"" + Args.printable(p.reason()) + "\" evidence " + p.evidence();
+        }
+        return r.sequence() + "  " + r.recordedAt() + (r.clockRegression() ? " (clock went back)" : "") + "  " + what;
+    }
+}
