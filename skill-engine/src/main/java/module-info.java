@@ -9,6 +9,7 @@ module dev.skillgate.engine {
     requires transitive dev.skillgate.inspect;
     requires transitive dev.skillgate.consent;
     requires transitive dev.skillgate.runner;
+    requires transitive dev.skillgate.audit;
 
     exports dev.skillgate.engine;
 

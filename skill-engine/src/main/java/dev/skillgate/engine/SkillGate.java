@@ -8,7 +8,6 @@ import dev.skillgate.engine.internal.Execution;
 import dev.skillgate.engine.internal.RetainedStaging;
 import dev.skillgate.engine.internal.Settlements;
 import dev.skillgate.engine.internal.SupervisorSelector;
-import dev.skillgate.engine.internal.Trail;
 import dev.skillgate.inspect.DiscoveredSkill;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.Limits;
@@ -311,7 +310,7 @@ public final class SkillGate implements AutoCloseable {
                     capability,
                     () -> SupervisorSelector.select(explicit, named, unproven, candidates(data)),
                     listener,
-                    Trail.NONE));
+                    effectiveAdmin.trail()));
             StagingJanitor.forDataDirectory(dataDirectory).sweep();
             return new SkillGate(core, effectiveAdmin, owns, capability);
         }

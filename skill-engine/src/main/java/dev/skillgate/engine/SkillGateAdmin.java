@@ -1,5 +1,7 @@
 package dev.skillgate.engine;
 
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.audit.AuditLog;
 import dev.skillgate.consent.ConsentResult;
 import dev.skillgate.consent.ExecuteCapability;
 import dev.skillgate.consent.ExecutionPolicy;
@@ -11,6 +13,7 @@ import dev.skillgate.consent.PolicyView;
 import dev.skillgate.consent.ScopeEntry;
 import dev.skillgate.consent.TrustScope;
 import dev.skillgate.consent.spi.PolicyStore;
+import dev.skillgate.engine.internal.AuditTrail;
 import dev.skillgate.engine.internal.Settlements;
 import dev.skillgate.engine.internal.Workspaces;
 import dev.skillgate.model.AgentId;
@@ -31,7 +34,11 @@ import java.util.Optional;
  * The host's settings-side object: the only way to change execution policy, trusted-revision
  * receipts and safe mode, and to resolve executions whose cleanup is unknown.
  *
- * <p>Hand it to the local user's settings UI, never to an agent. A {@link SkillGate} built with
+ * <p>It owns the data directory's audit log ({@code DATA_DIR/audit}, one writer per directory): every
+ * policy save is recorded there (the change, each receipt minted as an approval, each receipt
+ * removed as a revocation), and the gates built over this admin record every consumed grant and
+ * every prompt-skill approval there before they take effect. Hand it to the local user's settings
+ * UI, never to an agent. A {@link SkillGate} built with
  * {@link SkillGate.Builder#admin(SkillGateAdmin)} reads the policy it keeps (through a read-only
  * view) before every launch, so a change applies to every launch that has not started; nothing
  * reachable from a {@code SkillGate} leads back here. Changing policy grants no sandbox: a
@@ -40,10 +47,15 @@ import java.util.Optional;
 public final class SkillGateAdmin implements AutoCloseable {
     private final Path dataDirectory;
     private final PolicyAdmin policy;
+    private final AuditLog audit;
+    private final TrustAdmin trust;
 
     private SkillGateAdmin(Path dataDirectory, PolicyStore store) {
         this.dataDirectory = dataDirectory;
         this.policy = PolicyAdmin.open(store);
+        // Never throws for what is on disk; a damaged log disables trust and refuses appends.
+        this.audit = AuditLog.open(dataDirectory.resolve("audit"));
+        this.trust = new TrustAdmin(audit);
     }
 
     /**
@@ -86,7 +98,29 @@ public final class SkillGateAdmin implements AutoCloseable {
      * @return what changed, or why nothing did
      */
     public ConsentResult<PolicyChange> savePolicy(PolicyUpdate update) {
-        return policy.save(update);
+        ConsentResult<PolicyChange> result = policy.save(update);
+        result.value().ifPresent(this::audit);
+        return result;
+    }
+
+    /**
+     * Records a saved change. A receipt whose approval could not be committed is never honoured (the
+     * engine asks instead), so a failed append here can only cost a prompt, never grant trust.
+     */
+    private void audit(PolicyChange change) {
+        audit.recordPolicyChange(
+                new AuditEvent.PolicyChanged(change.after().mode().name(), AuditTrail.policyDigest(change.after())));
+        for (ScopeEntry minted : change.minted()) {
+            AuditTrail.executionScope(minted).ifPresent(audit::approve);
+        }
+        for (ScopeEntry revoked : change.revoked()) {
+            AuditTrail.executionScope(revoked).ifPresent(audit::revoke);
+        }
+    }
+
+    /** The trust store over the audit log: list, revoke, records, repair. */
+    public TrustAdmin trust() {
+        return trust;
     }
 
     /**
@@ -185,10 +219,15 @@ public final class SkillGateAdmin implements AutoCloseable {
         policy.revokeExecuteCapability(capability);
     }
 
-    /** Releases what this admin holds. Idempotent. */
+    /** The engine's hooks into the audit log. */
+    AuditTrail trail() {
+        return new AuditTrail(audit);
+    }
+
+    /** Releases the audit log's lock and files. Idempotent; afterwards nothing is trusted. */
     @Override
     public void close() {
-        // Nothing yet beyond the policy store, which holds no open resources.
+        audit.close();
     }
 
     @Override
