@@ -2,7 +2,6 @@ package dev.skillgate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillgate.consent.ScriptedApprovalChannel;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
@@ -23,8 +22,9 @@ class QuickEndToEndTest {
         Path skills = Files.createDirectories(tmp.resolve("skills"));
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         Path ws = Files.createDirectories(tmp.resolve("ws"));
-        ScriptedApprovalChannel channel =
-                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        var bout = new java.io.ByteArrayOutputStream();
+        var channel = new dev.skillgate.consent.ConsoleApprovalChannel(
+                new java.io.PrintStream(bout, true), new java.io.StringReader("s\nyes\n"));
         try (SkillGate gate = SkillGate.builder()
                 .dataDirectory(tmp.resolve("data"))
                 .skillRoot(skills)
@@ -36,9 +36,9 @@ class QuickEndToEndTest {
             ExecutionEnvelope env = gate.execute(ExecutionRequest.of(
                     RunId.random(), AgentId.of("agent-1"), "hello-world", "{\"name\":\"Ada\"}", ws));
             System.out.println(env);
+            java.nio.file.Files.writeString(Path.of("/tmp/sg-console.txt"), bout.toString());
             assertThat(env.status()).isEqualTo(ExecutionStatus.CLEANUP_UNKNOWN);
             assertThat(env.errorCodes()).containsExactly(ErrorCode.CLEANUP_UNKNOWN);
-            System.out.println(channel.requests().get(0));
         }
     }
 }
