@@ -5,5 +5,7 @@
  */
 module dev.skillgate.runner.linux {
     requires transitive dev.skillgate.runner;
-// Packages are exported here as they land; internal packages never are.
+    requires org.slf4j;
+
+    exports dev.skillgate.runner.linux;
 }

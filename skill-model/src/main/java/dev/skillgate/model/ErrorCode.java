@@ -460,6 +460,10 @@ public enum ErrorCode {
     SUPERVISOR_DIED(ErrorGroup.SUPERVISION, "The supervisor helper ended abnormally."),
     /** A required hardening layer is not available on this kernel. */
     HARDENING_UNAVAILABLE(ErrorGroup.SUPERVISION, "A required hardening layer is not available on this kernel."),
+    /** The supervisor helper refused the launch request (denied environment key, relative path, bound out of range). */
+    SUPERVISOR_REQUEST_REJECTED(
+            ErrorGroup.SUPERVISION,
+            "The supervisor helper refused the launch request (denied environment key, relative path, bound out of range)."),
     /** Several process supervisors are available and the host named none; nothing runs. */
     SUPERVISOR_AMBIGUOUS(
             ErrorGroup.SUPERVISION, "Several process supervisors are available and the host named none; nothing runs."),

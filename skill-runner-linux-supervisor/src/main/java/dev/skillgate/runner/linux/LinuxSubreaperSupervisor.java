@@ -1,0 +1,147 @@
+package dev.skillgate.runner.linux;
+
+import dev.skillgate.runner.LaunchSpec;
+import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.runner.SupervisedRun;
+import dev.skillgate.runner.SupervisionListener;
+import dev.skillgate.runner.SupervisorCapabilities;
+import dev.skillgate.runner.linux.internal.HelperLauncher;
+import dev.skillgate.runner.linux.internal.SupervisorCore;
+import dev.skillgate.runner.linux.internal.Wire;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * The Linux subreaper supervisor: a small single-threaded C helper, shipped in this jar, becomes a
+ * child subreaper, starts the process, relays its output in frames, ends it on exit, deadline, cancel
+ * or overflow, and reports cleanup {@code PROVEN} only when {@code waitpid(-1, WNOHANG|__WALL)}
+ * returns {@code ECHILD} after every descendant was killed. The JVM itself never becomes a subreaper
+ * and never waits for anything but its own helper.
+ *
+ * <p>At first use the helper is extracted into {@code <dataDirectory>/supervisor/} (private 0700
+ * directories; the file system must allow exec) and probed once; its SHA-256 is verified against the
+ * digest baked into the jar before every launch. Without a helper for this platform, or off Linux,
+ * {@link #capabilities()} is unavailable and every launch settles at once as
+ * {@code SETUP_FAILED} with a detail starting {@code PROCESS_OWNERSHIP_UNSUPPORTED}.
+ *
+ * <p>Result details start with the {@link dev.skillgate.model.ErrorCode} name that explains them, e.g.
+ * {@code RUNTIME_MISMATCH: executable digest mismatch}, {@code SUPERVISOR_TAMPERED: ...},
+ * {@code CLEANUP_UNKNOWN: ...}. A {@code SUPERVISOR_FAILED} outcome (helper killed, malformed frames,
+ * watchdog) never proves cleanup; the caller must retain staging and not replay.
+ *
+ * <p>Not a sandbox: the script runs with the host user's files and network. Hardening layer L1
+ * (Landlock scoping, see {@link LandlockPolicy}) only stops it from signalling the helper or the JVM;
+ * without L1 a same-user script can kill both. Every result names the layer that applied.
+ */
+public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
+
+    /** The name this supervisor reports. */
+    public static final String NAME = "linux-subreaper";
+
+    private final Path dataDirectory;
+    private final LandlockPolicy landlock;
+    private final boolean spareHelper;
+    private volatile SupervisorCore core;
+
+    private LinuxSubreaperSupervisor(Builder b) {
+        this.dataDirectory = b.dataDirectory;
+        this.landlock = b.landlock;
+        this.spareHelper = b.spareHelper;
+    }
+
+    /** A builder; {@link Builder#dataDirectory(Path)} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public SupervisorCapabilities capabilities() {
+        return core().capabilities();
+    }
+
+    @Override
+    public SupervisedRun launch(LaunchSpec spec, SupervisionListener listener) {
+        return core().launch(spec, listener);
+    }
+
+    /** The Landlock policy this supervisor was built with. */
+    public LandlockPolicy landlockPolicy() {
+        return landlock;
+    }
+
+    private SupervisorCore core() {
+        SupervisorCore c = core;
+        if (c == null) {
+            synchronized (this) {
+                c = core;
+                if (c == null) {
+                    c = SupervisorCore.prepare(
+                            dataDirectory, policyByte(landlock), HelperLauncher.direct(), spareHelper);
+                    core = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    static int policyByte(LandlockPolicy p) {
+        switch (p) {
+            case REQUIRE:
+                return Wire.POLICY_REQUIRE;
+            case OFF:
+                return Wire.POLICY_OFF;
+            default:
+                return Wire.POLICY_PREFER;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LinuxSubreaperSupervisor[landlock=" + landlock + "]";
+    }
+
+    /** Configures a {@link LinuxSubreaperSupervisor}. */
+    public static final class Builder {
+        private Path dataDirectory;
+        private LandlockPolicy landlock = LandlockPolicy.PREFER;
+        private boolean spareHelper = true;
+
+        private Builder() {}
+
+        /** The host's private data directory; the helper is extracted below it. Required. */
+        public Builder dataDirectory(Path dataDirectory) {
+            this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
+            return this;
+        }
+
+        /** The Landlock policy; {@link LandlockPolicy#PREFER} unless set. */
+        public Builder landlock(LandlockPolicy landlock) {
+            this.landlock = Objects.requireNonNull(landlock, "landlock");
+            return this;
+        }
+
+        /**
+         * Whether one verified helper is started ahead of the next launch (default {@code true}). The
+         * spare waits for its request and starts nothing on its own; it saves the helper's spawn
+         * (about 2 ms) on each launch, at the price of one idle process per supervisor. It exits when
+         * this JVM does.
+         */
+        public Builder spareHelper(boolean spareHelper) {
+            this.spareHelper = spareHelper;
+            return this;
+        }
+
+        /** The supervisor. Installation and probing happen lazily, once, at first use. */
+        public LinuxSubreaperSupervisor build() {
+            if (dataDirectory == null) {
+                throw new IllegalStateException("dataDirectory is required");
+            }
+            return new LinuxSubreaperSupervisor(this);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.skillgate.runner.linux.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@code skillgate-supervisor --probe} once and parses what the helper reports about itself and
+ * the kernel: version, protocol, subreaper, pidfd, {@code close_range}, the children file, the
+ * Landlock ABI and its own SHA-256/CRC-32C self-test.
+ */
+public final class HelperProbe {
+    private HelperProbe() {}
+
+    /** What the probe reported. */
+    public record Probe(
+            String version,
+            int protocol,
+            boolean subreaper,
+            boolean pidfd,
+            boolean closeRange,
+            boolean procChildren,
+            int landlockAbi,
+            boolean landlockScope,
+            boolean selftestOk) {}
+
+    /** Runs the probe; empty if the helper cannot run or says something unparsable. */
+    public static Optional<Probe> run(Path helper) {
+        Process p;
+        try {
+            ProcessBuilder pb = new ProcessBuilder(helper.toString(), "--probe");
+            pb.environment().clear();
+            pb.directory(Path.of("/").toFile());
+            pb.redirectErrorStream(true);
+            pb.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+            p = pb.start();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        try (InputStream in = p.getInputStream()) {
+            byte[] out = in.readNBytes(4096);
+            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                return Optional.empty();
+            }
+            return parse(new String(out, StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            p.destroyForcibly();
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    static Optional<Probe> parse(String text) {
+        Map<String, String> kv = new HashMap<>();
+        for (String line : text.split("\n")) {
+            int sp = line.indexOf(' ');
+            if (sp > 0) {
+                kv.put(line.substring(0, sp), line.substring(sp + 1).trim());
+            }
+        }
+        try {
+            return Optional.of(new Probe(
+                    required(kv, "skillgate-supervisor"),
+                    Integer.parseInt(required(kv, "protocol")),
+                    yes(kv, "subreaper"),
+                    yes(kv, "pidfd"),
+                    yes(kv, "close_range"),
+                    yes(kv, "proc_children"),
+                    Integer.parseInt(required(kv, "landlock_abi")),
+                    yes(kv, "landlock_scope"),
+                    "ok".equals(kv.get("selftest"))));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String required(Map<String, String> kv, String key) {
+        String v = kv.get(key);
+        if (v == null || v.isEmpty() || v.length() > 64) {
+            throw new IllegalArgumentException("missing " + key);
+        }
+        return v;
+    }
+
+    private static boolean yes(Map<String, String> kv, String key) {
+        return "yes".equals(required(kv, key));
+    }
+}

@@ -1,0 +1,190 @@
+package dev.skillgate.runner.linux.internal;
+
+import dev.skillgate.runner.LaunchSpec;
+import dev.skillgate.runner.ResourceCeilings;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * Encodes one launch request in the helper's binary format (docs/supervision.md, "Request"). The
+ * encoder only frames what it is given; the helper validates every field again and refuses what is
+ * out of bounds or denied. Environment entries are sent sorted by key so the bytes are deterministic.
+ */
+public final class RequestEncoder {
+    private RequestEncoder() {}
+
+    /** What, besides the {@link LaunchSpec}, goes into a request. */
+    public record Options(int policy, int verifyMode, byte[] digest, FileIdentity identity) {
+        public Options {
+            if (digest.length != 32) {
+                throw new IllegalArgumentException("digest must be 32 bytes");
+            }
+            digest = digest.clone();
+        }
+
+        @Override
+        public byte[] digest() {
+            return digest.clone();
+        }
+    }
+
+    /** The request for {@code spec}. */
+    public static byte[] encode(LaunchSpec spec, Options options) {
+        List<String> env = new ArrayList<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(spec.environment()).entrySet()) {
+            env.add(e.getKey() + "=" + e.getValue());
+        }
+        ResourceCeilings c = spec.ceilings();
+        return encodeRaw(new Raw(
+                options.policy(),
+                options.verifyMode(),
+                options.digest,
+                options.identity(),
+                millis(spec.wallTimeout().toMillis()),
+                millis(spec.terminationGrace().toMillis()),
+                millis(spec.killDeadline().toMillis()),
+                spec.stdoutLimit(),
+                spec.stderrLimit(),
+                orZero(c.cpuSeconds()),
+                orZero(c.dataBytes()),
+                orZero(c.fileSizeBytes()),
+                orZero(c.openFiles()),
+                spec.executable().toString(),
+                spec.workingDirectory().toString(),
+                spec.arguments(),
+                env,
+                spec.stdin()));
+    }
+
+    /**
+     * Every field of a request, unchecked: tests use it to send what a {@link LaunchSpec} would never
+     * allow and prove that the helper refuses it on its own.
+     */
+    public record Raw(
+            int policy,
+            int verifyMode,
+            byte[] digest,
+            FileIdentity identity,
+            long wallMs,
+            long graceMs,
+            long killMs,
+            long stdoutMax,
+            long stderrMax,
+            long cpuSeconds,
+            long dataBytes,
+            long fileSizeBytes,
+            long openFiles,
+            String executable,
+            String workingDirectory,
+            List<String> arguments,
+            List<String> environment,
+            byte[] stdin) {
+        public Raw {
+            digest = digest.clone();
+            arguments = List.copyOf(arguments);
+            environment = List.copyOf(environment);
+            stdin = stdin.clone();
+        }
+
+        /** Same request with another environment. */
+        public Raw withEnvironment(List<String> env) {
+            return new Raw(
+                    policy,
+                    verifyMode,
+                    digest,
+                    identity,
+                    wallMs,
+                    graceMs,
+                    killMs,
+                    stdoutMax,
+                    stderrMax,
+                    cpuSeconds,
+                    dataBytes,
+                    fileSizeBytes,
+                    openFiles,
+                    executable,
+                    workingDirectory,
+                    arguments,
+                    env,
+                    stdin);
+        }
+    }
+
+    /** Frames {@code raw} exactly as given. */
+    public static byte[] encodeRaw(Raw raw) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream(256 + raw.stdin.length);
+        body.write(raw.policy);
+        body.write(raw.verifyMode);
+        body.write(0);
+        body.write(0);
+        body.writeBytes(raw.digest);
+        FileIdentity id = raw.identity;
+        u64(body, id.dev());
+        u64(body, id.ino());
+        u64(body, id.size());
+        u64(body, id.mtimeSec());
+        u64(body, id.mtimeNsec());
+        u64(body, id.ctimeSec());
+        u64(body, id.ctimeNsec());
+        u32(body, raw.wallMs);
+        u32(body, raw.graceMs);
+        u32(body, raw.killMs);
+        u32(body, raw.stdoutMax);
+        u32(body, raw.stderrMax);
+        u64(body, raw.cpuSeconds);
+        u64(body, raw.dataBytes);
+        u64(body, raw.fileSizeBytes);
+        u64(body, raw.openFiles);
+        string(body, raw.executable);
+        string(body, raw.workingDirectory);
+        u32(body, raw.arguments.size());
+        for (String a : raw.arguments) {
+            string(body, a);
+        }
+        u32(body, raw.environment.size());
+        for (String e : raw.environment) {
+            string(body, e);
+        }
+        u32(body, raw.stdin.length);
+        body.writeBytes(raw.stdin);
+
+        byte[] b = body.toByteArray();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(9 + b.length);
+        out.writeBytes(Wire.REQUEST_MAGIC);
+        out.write(Wire.PROTOCOL);
+        u32(out, b.length);
+        out.writeBytes(b);
+        return out.toByteArray();
+    }
+
+    private static long millis(long ms) {
+        return Math.max(0, Math.min(ms, 0xFFFF_FFFFL));
+    }
+
+    private static long orZero(OptionalLong v) {
+        return v.orElse(0);
+    }
+
+    private static void string(ByteArrayOutputStream out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        u32(out, b.length);
+        out.writeBytes(b);
+    }
+
+    private static void u32(ByteArrayOutputStream out, long v) {
+        out.write((int) (v >>> 24));
+        out.write((int) (v >>> 16));
+        out.write((int) (v >>> 8));
+        out.write((int) v);
+    }
+
+    private static void u64(ByteArrayOutputStream out, long v) {
+        u32(out, v >>> 32);
+        u32(out, v & 0xFFFF_FFFFL);
+    }
+}
