@@ -15,7 +15,13 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.StagingJanitor;
+import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -289,6 +295,11 @@ public final class SkillGate implements AutoCloseable {
             if (admin != null && !admin.dataDirectory().equals(dataDirectory)) {
                 throw new IllegalStateException("the admin keeps its state in another data directory");
             }
+            try {
+                createPrivateDirectory(dataDirectory);
+            } catch (IOException e) {
+                throw new UncheckedIOException("the data directory cannot be created", e);
+            }
             boolean owns = admin == null;
             SkillGateAdmin effectiveAdmin = owns
                     ? (policyStore == null
@@ -315,11 +326,29 @@ public final class SkillGate implements AutoCloseable {
             return new SkillGate(core, effectiveAdmin, owns, capability);
         }
 
+        private static void createPrivateDirectory(Path dir) throws IOException {
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            try {
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createDirectories(dir);
+            }
+        }
+
         /** Most ServiceLoader providers looked at. */
         private static final int MAX_PROVIDERS = 32;
 
         private static List<ProcessSupervisor> candidates(Path dataDirectory) {
             List<ProcessSupervisor> out = new ArrayList<>();
+            // Built in: the Linux subreaper supervisor (off Linux it reports itself unavailable).
+            // No spare helper: a pre-started idle helper per gate would outlive the gate.
+            out.add(LinuxSubreaperSupervisor.builder()
+                    .dataDirectory(dataDirectory)
+                    .spareHelper(false)
+                    .build());
             Iterator<ProcessSupervisor> it =
                     ServiceLoader.load(ProcessSupervisor.class).iterator();
             for (int i = 0; i < MAX_PROVIDERS; i++) {

@@ -442,14 +442,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
         public synchronized CompletionStage<dev.skillgate.consent.ApprovalDecision> request(
                 dev.skillgate.consent.ApprovalRequest request) {
             Reader answers;
+            Optional<String> mismatch = Optional.empty();
             if (approve.isPresent()) {
-                boolean same = approve.get().equals(request.artifact().revision());
-                talk.println(
-                        same
-                                ? "--approve names the captured revision: answering yes"
-                                : "--approve names " + approve.get() + ", but the captured revision is "
-                                        + request.artifact().revision() + ": answering no, nothing runs");
-                answers = new StringReader(same ? "yes\n" : "no\n");
+                Revision captured = request.artifact().revision();
+                if (!approve.get().equals(captured)) {
+                    mismatch = Optional.of("--approve names " + approve.get() + ", captured " + captured);
+                }
+                talk.println(mismatch.map(m -> m + ": answering no, nothing runs")
+                        .orElse("--approve names the captured revision: answering yes"));
+                answers = new StringReader(mismatch.isPresent() ? "no\n" : "yes\n");
             } else {
                 answers = new InputStreamReader(in, StandardCharsets.UTF_8);
             }
@@ -457,7 +458,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 console.close();
             }
             console = new ConsoleApprovalChannel(talk, answers);
-            return console.request(request);
+            CompletionStage<dev.skillgate.consent.ApprovalDecision> shown = console.request(request);
+            if (mismatch.isEmpty()) {
+                return shown;
+            }
+            String reason = mismatch.get();
+            return shown.thenApply(d -> dev.skillgate.consent.ApprovalDecision.deny(reason));
         }
 
         @Override
