@@ -198,10 +198,13 @@ public final class Execution {
         return outcome.complete(envelope);
     }
 
-    /** Records the runner's final envelope (or the refusal); delivers it unless something was delivered. */
+    /**
+     * Records the runner's final envelope (or the refusal), then delivers it unless something was
+     * delivered already. Settlement first, so the registry is up to date when the caller wakes.
+     */
     void settle(ExecutionEnvelope envelope) {
-        deliver(envelope);
         settlement.complete(envelope);
+        deliver(envelope);
     }
 
     @Override
