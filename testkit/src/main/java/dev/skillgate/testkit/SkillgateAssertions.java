@@ -1,0 +1,20 @@
+package dev.skillgate.testkit;
+
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.model.ExecutionEnvelope;
+import java.util.List;
+
+/** Entry points of the testkit's AssertJ assertions. */
+public final class SkillgateAssertions {
+    private SkillgateAssertions() {}
+
+    /** Assertions on an execution envelope. */
+    public static EnvelopeAssert assertThat(ExecutionEnvelope envelope) {
+        return new EnvelopeAssert(envelope);
+    }
+
+    /** Assertions on audit events (e.g. {@link SkillGateExtension#auditEvents()}). */
+    public static AuditTrailAssert assertThatAudit(List<AuditEvent> events) {
+        return new AuditTrailAssert(events);
+    }
+}
