@@ -57,6 +57,34 @@ class NoNullReturnsTest {
         samples.add(new FrontmatterValue.Mapping(java.util.Map.of()));
         samples.add(ValidationProfile.STRICT);
         samples.add(SkillKind.LEGACY_FLAT);
+        Path exec = Captures.executable(root.resolve("capture"), "read-only-review");
+        Captures.write(
+                exec.resolve("skill.contract.json"),
+                new String(
+                        ContractParserTest.bytes(ContractParserTest.valid()), java.nio.charset.StandardCharsets.UTF_8));
+        SkillArtifact artifact = Captures.captured(exec);
+        samples.add(artifact);
+        samples.add(SkillArtifact.capture(exec));
+        samples.add(SkillArtifact.capture(root.resolve("nothing-here")));
+        samples.addAll(artifact.files());
+        samples.add(ContractParser.parse(
+                artifact.contractBytes().orElseThrow(), "read-only-review", java.util.Optional.empty()));
+        samples.add(ContractParser.parse(new byte[0], "x", java.util.Optional.empty()));
+        samples.add(new ContractVerdict.Absent());
+        samples.add(SkillInspector.inspect(exec, InspectOptions.defaults()));
+        samples.add(SkillInspector.inspect(root.resolve("nothing-here"), InspectOptions.defaults()));
+        samples.add(SkillInspector.inspect(exec, InspectOptions.defaults()).inputSchema());
+        samples.add(InspectOptions.defaults());
+        samples.add(new SignatureVerdict.NotChecked("x"));
+        samples.add(new SignatureVerdict.Verified("SHA256:x", List.of(), "s"));
+        samples.add(new SignatureVerdict.Rejected(
+                dev.skillgate.model.Diagnostic.error(dev.skillgate.model.ErrorCode.SIGNATURE_INVALID, "", "x")));
+        samples.add(AgentContext.of(
+                "codex",
+                dev.skillgate.model.SemVer.parse("1.0.0"),
+                java.util.Set.of(),
+                java.util.Set.of(),
+                dev.skillgate.model.PermissionMode.READ_ONLY));
         assertThat(result.skills()).extracting(DiscoveredSkill::kind).contains(SkillKind.LEGACY_FLAT);
         assertThat(result.shadowed()).isNotEmpty();
         assertThat(result.rejected()).isNotEmpty();

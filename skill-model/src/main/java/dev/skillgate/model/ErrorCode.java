@@ -179,6 +179,10 @@ public enum ErrorCode {
     LIMIT_OUT_OF_RANGE(
             ErrorGroup.MANIFEST,
             "A limit (timeout, output bytes) is outside its allowed range; limits are never clamped."),
+    /** files lists skill.contract.sig, which signs the revision and so cannot be part of it. */
+    MANIFEST_FILE_RESERVED(
+            ErrorGroup.MANIFEST,
+            "`files` lists `skill.contract.sig`, which signs the revision and so cannot be part of it."),
     /** The skill has no execution.json: prompt-only, execution unavailable. */
     MANIFEST_ABSENT(ErrorGroup.MANIFEST, "The skill has no `execution.json`: prompt-only, execution unavailable."),
     // --- SCHEMA ---

@@ -13,7 +13,14 @@ import java.util.Properties;
 public final class Cli {
     /** Every subcommand, in the order {@code --help} lists them. */
     static final List<Command> COMMANDS = List.of(
-            new ValidateCommand(), new CatalogCommand(), new RunCommand(), new AuditCommand(), new TrustCommand());
+            new ValidateCommand(),
+            new CatalogCommand(),
+            new InspectCommand(),
+            new CheckInputCommand(),
+            new VerifySignatureCommand(),
+            new RunCommand(),
+            new AuditCommand(),
+            new TrustCommand());
 
     /** A command that reads standard input (the {@code run} command's approval prompt). */
     interface NeedsInput {

@@ -20,7 +20,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -82,7 +84,7 @@ public final class ReaderCore {
             anchorId = identity(a);
             List<Dir> opened = new ArrayList<>();
             try {
-                Dir dir = Dir.open(absolute);
+                Dir dir = openAnchor(absolute);
                 opened.add(dir);
                 checkSame(anchorId, dir, "");
                 rootId = identity(walk(dir, rootSegments, "", opened).self());
@@ -183,7 +185,7 @@ public final class ReaderCore {
             byte[] bytes;
             try (SeekableByteChannel channel = parent.openFile(name)) {
                 bytes = readBounded(channel, before.size(), cap);
-            } catch (FileSystemException e) {
+            } catch (IOException e) {
                 if (isLoop(e)) {
                     throw new Refusal(ErrorCode.READ_LINK, location, "'" + Text.excerpt(location) + "' became a link");
                 }
@@ -223,6 +225,213 @@ public final class ReaderCore {
             return new FileContent(path, bytes, id, decoded);
         } catch (IOException e) {
             throw new Refusal(ioProblem(location, e));
+        }
+    }
+
+    /** One file a {@link #readBatch} should read: at most {@code maxBytes}, strict UTF-8 if {@code text}. */
+    public record BatchRequest(PortablePath path, int maxBytes, boolean text) {}
+
+    /** What one {@link BatchRequest} gave: the bytes and identity, or why not. */
+    public sealed interface BatchResult permits BatchRead, BatchRefused {}
+
+    /**
+     * The file's bytes, in an array of exactly the file's size (the caller owns it; it is not
+     * copied), and its identity before and after the read, which were equal.
+     */
+    public record BatchRead(byte[] bytes, FileIdentity identity) implements BatchResult {}
+
+    /** The file was not read; {@code diagnostic} says why ({@code READ_NOT_FOUND} when absent). */
+    public record BatchRefused(Diagnostic diagnostic) implements BatchResult {}
+
+    /**
+     * Reads several files under one opening of the root: each directory on the way is opened once
+     * per batch, each file is typed and sized by {@code fstatat} before it is opened, read into one
+     * exactly-sized array, probed for one byte past its end, and looked at again. Per-file refusals
+     * are results; a change of the root or of any file while it was read ({@code SOURCE_CHANGED}) and
+     * root problems are thrown, because they spoil the whole batch.
+     */
+    public synchronized List<BatchResult> readBatch(List<BatchRequest> requests) throws Refusal {
+        List<BatchResult> results = new ArrayList<>(requests.size());
+        try (Opened opened = openRoot()) {
+            Map<String, Dir> dirs = new HashMap<>();
+            ByteBuffer probe = ByteBuffer.allocate(1);
+            for (BatchRequest request : requests) {
+                try {
+                    Dir parent = cachedParent(opened, dirs, request.path());
+                    results.add(readExact(parent, request, probe));
+                } catch (Refusal r) {
+                    if (r.diagnostic().code() == ErrorCode.SOURCE_CHANGED) {
+                        throw r;
+                    }
+                    results.add(new BatchRefused(r.diagnostic()));
+                }
+            }
+        } catch (IOException e) {
+            throw new Refusal(ioProblem("", e));
+        }
+        return results;
+    }
+
+    /**
+     * Re-checks, under a fresh opening of the root, that every file in {@code captured} still has
+     * the identity it was read with (key, size, modification time) and still holds exactly the
+     * captured bytes (re-read through {@code window} and compared; nothing is
+     * allocated per file), and that every path in {@code absent} is still absent. Throws {@code
+     * SOURCE_CHANGED} at the first difference, and also when the root or a directory on the way has
+     * gone or changed.
+     */
+    public synchronized void verifyBatch(
+            Map<PortablePath, BatchRead> captured, List<PortablePath> absent, ByteBuffer window) throws Refusal {
+        try (Opened opened = openRoot()) {
+            Map<String, Dir> dirs = new HashMap<>();
+            for (Map.Entry<PortablePath, BatchRead> entry : captured.entrySet()) {
+                PortablePath path = entry.getKey();
+                try {
+                    Dir parent = cachedParent(opened, dirs, path);
+                    BasicFileAttributes a = statRegular(parent, path.fileName(), path.value());
+                    if (!identity(a).equals(entry.getValue().identity())) {
+                        throw changed(path.value());
+                    }
+                    try (SeekableByteChannel channel = parent.openFile(path.fileName())) {
+                        if (!sameContent(channel, entry.getValue().bytes(), window)) {
+                            throw changed(path.value());
+                        }
+                    }
+                    if (!identity(parent.stat(path.fileName()))
+                            .equals(entry.getValue().identity())) {
+                        throw changed(path.value());
+                    }
+                } catch (Refusal r) {
+                    throw r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed(path.value());
+                } catch (IOException e) {
+                    throw changed(path.value());
+                }
+            }
+            for (PortablePath path : absent) {
+                try {
+                    Dir parent = cachedParent(opened, dirs, path);
+                    parent.stat(path.fileName());
+                    throw changed(path.value());
+                } catch (NoSuchFileException e) {
+                    // still absent, as when it was looked for
+                } catch (Refusal r) {
+                    if (r.diagnostic().code() != ErrorCode.READ_NOT_FOUND) {
+                        throw changed(path.value());
+                    }
+                } catch (IOException e) {
+                    throw changed(path.value());
+                }
+            }
+        } catch (Refusal r) {
+            throw r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed("");
+        } catch (IOException e) {
+            throw changed("");
+        }
+    }
+
+    private static Dir cachedParent(Opened opened, Map<String, Dir> dirs, PortablePath path)
+            throws Refusal, IOException {
+        Dir dir = opened.root();
+        List<String> segments = parentSegments(path);
+        StringBuilder key = new StringBuilder();
+        for (String segment : segments) {
+            String prefix = key.toString();
+            if (key.length() > 0) {
+                key.append('/');
+            }
+            key.append(segment);
+            Dir cached = dirs.get(key.toString());
+            if (cached == null) {
+                cached = walk(dir, List.of(segment), prefix, opened.extra());
+                dirs.put(key.toString(), cached);
+            }
+            dir = cached;
+        }
+        return dir;
+    }
+
+    private BatchRead readExact(Dir parent, BatchRequest request, ByteBuffer probe) throws Refusal, IOException {
+        PortablePath path = request.path();
+        String location = path.value();
+        String name = path.fileName();
+        BasicFileAttributes before = statRegular(parent, name, location);
+        if (before.size() > request.maxBytes()) {
+            throw new Refusal(
+                    ErrorCode.READ_TOO_LARGE,
+                    location,
+                    "'" + Text.excerpt(location) + "' is " + before.size() + " bytes; the limit is "
+                            + request.maxBytes());
+        }
+        if (before.size() > remaining) {
+            throw totalLimit(location);
+        }
+        byte[] bytes = new byte[(int) before.size()];
+        try (SeekableByteChannel channel = parent.openFile(name)) {
+            ByteBuffer target = ByteBuffer.wrap(bytes);
+            while (target.hasRemaining()) {
+                if (channel.read(target) < 0) {
+                    throw changed(location);
+                }
+            }
+            probe.clear();
+            if (channel.read(probe) > 0) {
+                throw changed(location);
+            }
+        } catch (IOException e) {
+            if (isLoop(e)) {
+                throw new Refusal(ErrorCode.READ_LINK, location, "'" + Text.excerpt(location) + "' became a link");
+            }
+            throw e;
+        }
+        BasicFileAttributes after;
+        try {
+            after = parent.stat(name);
+        } catch (NoSuchFileException e) {
+            throw changed(location);
+        }
+        FileIdentity id = identity(before);
+        if (!id.equals(identity(after))) {
+            throw changed(location);
+        }
+        if (request.text()) {
+            int bad = Utf8.firstInvalid(bytes, 0, bytes.length);
+            if (bad >= 0) {
+                throw new Refusal(
+                        ErrorCode.READ_INVALID_UTF8,
+                        location,
+                        "'" + Text.excerpt(location) + "' is not valid UTF-8 (byte offset " + bad + ")");
+            }
+        }
+        remaining -= bytes.length;
+        return new BatchRead(bytes, id);
+    }
+
+    /**
+     * Whether {@code channel} holds exactly {@code expected}, read through {@code window}. A direct
+     * window saves the JDK's copy from its own direct buffer into a heap array; the comparison is
+     * {@link ByteBuffer#mismatch}, which is vectorised.
+     */
+    private static boolean sameContent(SeekableByteChannel channel, byte[] expected, ByteBuffer window)
+            throws IOException {
+        int offset = 0;
+        while (true) {
+            window.clear();
+            if (expected.length - offset < window.capacity()) {
+                // One byte more than what is left, to see a file that grew.
+                window.limit(Math.min(window.capacity(), expected.length - offset + 1));
+            }
+            int n = channel.read(window);
+            if (n < 0) {
+                return offset == expected.length;
+            }
+            if (offset + n > expected.length) {
+                return false;
+            }
+            window.flip();
+            if (ByteBuffer.wrap(expected, offset, n).mismatch(window) >= 0) {
+                return false;
+            }
+            offset += n;
         }
     }
 
@@ -283,7 +492,7 @@ public final class ReaderCore {
                     && !anchorIdentity.fileKey().equals("none")) {
                 throw changed("");
             }
-            Dir dir = Dir.open(anchor);
+            Dir dir = openAnchor(anchor);
             opened.add(dir);
             checkSame(anchorIdentity, dir, "");
             Dir skillRoot = walk(dir, rootSegments, "", opened);
@@ -297,6 +506,26 @@ public final class ReaderCore {
             if (!ok) {
                 new Opened(null, opened).close();
             }
+        }
+    }
+
+    /**
+     * Opens the anchor directory that {@link #lstatRoot} just looked at. If it went away or was
+     * replaced in between, that is reported like the look would have reported it, not as an I/O
+     * fault.
+     */
+    private static Dir openAnchor(Path path) throws Refusal, IOException {
+        try {
+            return Dir.open(path);
+        } catch (NoSuchFileException e) {
+            throw new Refusal(ErrorCode.READ_NOT_FOUND, "", "the skill root does not exist");
+        } catch (NotDirectoryException e) {
+            throw new Refusal(ErrorCode.READ_NOT_REGULAR, "", "the skill root is not a directory");
+        } catch (IOException e) {
+            if (isLoop(e)) {
+                throw new Refusal(ErrorCode.READ_LINK, "", "the skill root became a symbolic link");
+            }
+            throw e;
         }
     }
 
@@ -346,7 +575,7 @@ public final class ReaderCore {
             Dir child;
             try {
                 child = dir.openDir(segment);
-            } catch (FileSystemException e) {
+            } catch (IOException e) {
                 if (isLoop(e)) {
                     throw new Refusal(ErrorCode.READ_LINK, where, "'" + Text.excerpt(where) + "' became a link");
                 }
@@ -408,8 +637,13 @@ public final class ReaderCore {
                 a.lastModifiedTime().toInstant());
     }
 
-    private static boolean isLoop(FileSystemException e) {
-        String reason = e.getReason();
+    /**
+     * Whether an open failed because the entry is (now) a link: {@code O_NOFOLLOW} gives {@code
+     * ELOOP}, which the JDK reports as a {@link FileSystemException} from path-based opens and as a
+     * plain {@link IOException} from {@code SecureDirectoryStream} opens.
+     */
+    private static boolean isLoop(IOException e) {
+        String reason = e instanceof FileSystemException fse ? fse.getReason() : e.getMessage();
         return reason != null && (reason.contains("symbolic link") || reason.contains("NOFOLLOW"));
     }
 

@@ -1,0 +1,87 @@
+package dev.skillgate.inspect;
+
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.SkillContract;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link ContractParser} concluded about a skill's {@code skill.contract.json}: {@link
+ * Accepted}, {@link Rejected} or {@link Absent}.
+ *
+ * <p>An accepted contract is well formed and internally consistent; whether it fits the agent that
+ * would use the skill is {@link ContractCheck}'s question, asked at preflight and again just before
+ * use. Neither says the skill is safe. The contract is a declaration; nothing confines what a
+ * consented script then does.
+ */
+public sealed interface ContractVerdict
+        permits ContractVerdict.Accepted, ContractVerdict.Rejected, ContractVerdict.Absent {
+
+    /** Whether the contract was accepted. */
+    boolean accepted();
+
+    /** The problems found; empty for an accepted or absent contract. */
+    List<Diagnostic> problems();
+
+    /**
+     * A well-formed contract.
+     *
+     * @param contract the parsed contract
+     * @param sha256 SHA-256 of the exact contract bytes (the "contract hash" trust scopes and
+     *     publisher signatures bind to)
+     */
+    record Accepted(SkillContract contract, Sha256Digest sha256) implements ContractVerdict {
+        public Accepted {
+            Objects.requireNonNull(contract, "contract");
+            Objects.requireNonNull(sha256, "sha256");
+        }
+
+        @Override
+        public boolean accepted() {
+            return true;
+        }
+
+        @Override
+        public List<Diagnostic> problems() {
+            return List.of();
+        }
+    }
+
+    /**
+     * The contract was refused; every problem found is listed with its JSON pointer.
+     *
+     * @param diagnostics at least one error
+     */
+    record Rejected(List<Diagnostic> diagnostics) implements ContractVerdict {
+        public Rejected {
+            diagnostics = List.copyOf(diagnostics);
+            if (diagnostics.stream().noneMatch(Diagnostic::isError)) {
+                throw new IllegalArgumentException("a rejection carries at least one error");
+            }
+        }
+
+        @Override
+        public boolean accepted() {
+            return false;
+        }
+
+        @Override
+        public List<Diagnostic> problems() {
+            return diagnostics;
+        }
+    }
+
+    /** The skill has no {@code skill.contract.json}. */
+    record Absent() implements ContractVerdict {
+        @Override
+        public boolean accepted() {
+            return false;
+        }
+
+        @Override
+        public List<Diagnostic> problems() {
+            return List.of();
+        }
+    }
+}
