@@ -1,5 +1,6 @@
 package dev.skillgate.engine;
 
+import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;
@@ -27,6 +28,8 @@ import java.util.Optional;
  * @param invocation the exact invocation JSON bytes (more than 64 KiB is refused when executed)
  * @param workspace the script's working directory
  * @param callerDeadline how long the caller waits for an outcome, when set (1 ms to 1 hour)
+ * @param agentContext what the agent offers, checked against the skill's trust contract; when
+ *     empty, the gate's default context applies
  */
 public record ExecutionRequest(
         RunId run,
@@ -34,7 +37,8 @@ public record ExecutionRequest(
         SkillName skill,
         byte[] invocation,
         Path workspace,
-        Optional<Duration> callerDeadline) {
+        Optional<Duration> callerDeadline,
+        Optional<AgentContext> agentContext) {
 
     /** Longest caller deadline accepted. */
     public static final Duration MAX_CALLER_DEADLINE = Duration.ofHours(1);
@@ -46,6 +50,7 @@ public record ExecutionRequest(
         Objects.requireNonNull(invocation, "invocation");
         Objects.requireNonNull(workspace, "workspace");
         Objects.requireNonNull(callerDeadline, "callerDeadline");
+        Objects.requireNonNull(agentContext, "agentContext");
         // An oversized invocation is not an exception: the execution is refused with JSON_TOO_LARGE.
         invocation = invocation.clone();
         if (callerDeadline.isPresent()) {
@@ -63,12 +68,18 @@ public record ExecutionRequest(
 
     /** A request with the exact invocation bytes and no caller deadline. */
     public static ExecutionRequest of(RunId run, AgentId agent, String skill, byte[] invocation, Path workspace) {
-        return new ExecutionRequest(run, agent, SkillName.of(skill), invocation, workspace, Optional.empty());
+        return new ExecutionRequest(
+                run, agent, SkillName.of(skill), invocation, workspace, Optional.empty(), Optional.empty());
     }
 
     /** This request with a caller deadline. */
     public ExecutionRequest withCallerDeadline(Duration deadline) {
-        return new ExecutionRequest(run, agent, skill, invocation, workspace, Optional.of(deadline));
+        return new ExecutionRequest(run, agent, skill, invocation, workspace, Optional.of(deadline), agentContext);
+    }
+
+    /** This request with an agent context for the skill's trust contract. */
+    public ExecutionRequest withAgentContext(AgentContext context) {
+        return new ExecutionRequest(run, agent, skill, invocation, workspace, callerDeadline, Optional.of(context));
     }
 
     /** A copy of the invocation bytes. */
@@ -85,7 +96,8 @@ public record ExecutionRequest(
                 && skill.equals(r.skill)
                 && Arrays.equals(invocation, r.invocation)
                 && workspace.equals(r.workspace)
-                && callerDeadline.equals(r.callerDeadline);
+                && callerDeadline.equals(r.callerDeadline)
+                && agentContext.equals(r.agentContext);
     }
 
     @Override

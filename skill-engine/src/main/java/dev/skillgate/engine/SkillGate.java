@@ -8,10 +8,16 @@ import dev.skillgate.engine.internal.Execution;
 import dev.skillgate.engine.internal.RetainedStaging;
 import dev.skillgate.engine.internal.Settlements;
 import dev.skillgate.engine.internal.SupervisorSelector;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.inspect.DiscoveredSkill;
+import dev.skillgate.inspect.Inspection;
+import dev.skillgate.inspect.SignatureChecker;
+import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SkillName;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.StagingJanitor;
@@ -46,6 +52,9 @@ import java.util.Set;
  *     .build();
  * ExecutionEnvelope env = gate.execute(ExecutionRequest.of(run, agent, "pdf-fill", inputJson, workspace));
  * }</pre>
+ *
+ * <p>{@link #activate} hands an agent a prompt skill's instructions after its trust contract was
+ * checked and its exact bytes were approved once (SPEC §12).
  *
  * <p>{@link #execute} is: find the skill → capture its bytes → validate the input against its
  * {@code inputSchema} → verify the pinned runtime, resolve the workspace, check the process
@@ -96,6 +105,45 @@ public final class SkillGate implements AutoCloseable {
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return List.copyOf(out);
+    }
+
+    /**
+     * Inspects the skill called {@code name}: format, capture, manifest and schemas, execution
+     * availability, the trust contract and its check against the gate's agent context, the publisher
+     * signature. Inert: reads through the bounded reader; runs, imports and installs nothing.
+     *
+     * @return the report, or empty when no loadable skill has that name
+     */
+    public Optional<Inspection> inspect(String name) {
+        return core.inspect(SkillName.of(name));
+    }
+
+    /**
+     * Activates a prompt skill for an agent (SPEC §12): captures it; checks its trust contract
+     * against {@code context}; looks the scope {agent, contract hash, revision} up in the audit log;
+     * on first use asks the human through the approval channel (a publisher signature that the host's
+     * checker verifies stands in for that) and records the approval; checks the contract again; and
+     * returns the {@code SKILL.md} text <em>of that capture</em> — never re-read from the directory.
+     * Editing any byte of the skill is a new scope and asks again; a revoked scope, a contract asking
+     * more than the context grants, or a disabled audit log is refused. Nothing is run.
+     *
+     * @param agent the agent coordinates the approval is scoped to (put the agent version in the id if
+     *     approvals should lapse on upgrade)
+     */
+    public Activation activate(AgentId agent, String name, AgentContext context) {
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(context, "context");
+        return core.activate(agent, SkillName.of(name), context);
+    }
+
+    /**
+     * {@link #activate(AgentId, String, AgentContext)} with the agent coordinates taken from the
+     * context's agent kind (approvals then survive agent upgrades; the contract's version range is
+     * still checked every time).
+     */
+    public Activation activate(String name, AgentContext context) {
+        Objects.requireNonNull(context, "context");
+        return activate(AgentId.of(context.agentKind()), name, context);
     }
 
     /**
@@ -185,8 +233,39 @@ public final class SkillGate implements AutoCloseable {
         private String supervisorName;
         private boolean allowUnprovenCleanup;
         private ExecutionListener listener = ExecutionListener.NONE;
+        private AgentContext agentContext;
+        private String namespace;
+        private CredentialBroker credentialBroker;
+        private SignatureChecker signatureChecker;
 
         private Builder() {}
+
+        /**
+         * The agent context skills' trust contracts are checked against when a request carries none.
+         * Without one, a skill that has a contract is refused ({@code CONTRACT_AGENT_INCOMPATIBLE}).
+         */
+        public Builder agentContext(AgentContext context) {
+            this.agentContext = Objects.requireNonNull(context, "context");
+            return this;
+        }
+
+        /** The catalog namespace a contract's {@code identity.id} must start with (default: any). */
+        public Builder catalogNamespace(String namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /** The host's credential broker (without one, contracts that declare credentials are refused). */
+        public Builder credentialBroker(CredentialBroker broker) {
+            this.credentialBroker = Objects.requireNonNull(broker, "broker");
+            return this;
+        }
+
+        /** Verifies signed contracts against the host's publisher keys (without one, signed origins are refused). */
+        public Builder signatureChecker(SignatureChecker checker) {
+            this.signatureChecker = Objects.requireNonNull(checker, "checker");
+            return this;
+        }
 
         /** The private data directory (absolute): policy, audit log, staging, supervisor helper. Required. */
         public Builder dataDirectory(Path dataDirectory) {
@@ -321,7 +400,11 @@ public final class SkillGate implements AutoCloseable {
                     capability,
                     () -> SupervisorSelector.select(explicit, named, unproven, candidates(data)),
                     listener,
-                    effectiveAdmin.trail()));
+                    effectiveAdmin.trail(),
+                    Optional.ofNullable(agentContext),
+                    Optional.ofNullable(namespace),
+                    Optional.ofNullable(credentialBroker),
+                    Optional.ofNullable(signatureChecker)));
             StagingJanitor.forDataDirectory(dataDirectory).sweep();
             return new SkillGate(core, effectiveAdmin, owns, capability);
         }

@@ -6,20 +6,16 @@ import dev.skillgate.consent.Enforcement;
 import dev.skillgate.consent.InvocationPreview;
 import dev.skillgate.consent.ProposalSnapshot;
 import dev.skillgate.engine.SupervisorSelection;
+import dev.skillgate.inspect.CapturedFile;
+import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.model.ExecutionManifest;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.PortablePath;
-import dev.skillgate.model.Revision;
-import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.Text;
 import dev.skillgate.protocol.Invocation;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * Builds the {@link ApprovalRequest} a human sees, entirely from the immutable capture and the
@@ -33,30 +29,35 @@ public final class ApprovalRequests {
     /** The request for {@code proposal}. */
     public static ApprovalRequest build(
             ProposalSnapshot proposal,
-            Revision revision,
-            Map<PortablePath, byte[]> files,
+            SkillArtifact artifact,
             ExecutionManifest manifest,
             Invocation invocation,
             List<String> argv,
             SupervisorSelection supervisor) {
         return ApprovalRequest.forProposal(
                 proposal,
-                describe(revision, files, manifest.entrypoint()),
+                describe(artifact, manifest.entrypoint()),
                 new InvocationPreview(PrettyJson.render(invocation.text()), invocation.digest()),
                 argv,
                 enforcement(manifest, supervisor));
     }
 
-    /** The artifact as captured: every file with size and digest; the entrypoint source from the capture. */
-    public static ArtifactDescription describe(
-            Revision revision, Map<PortablePath, byte[]> files, PortablePath entrypoint) {
-        List<ArtifactDescription.FileEntry> entries = new ArrayList<>(files.size());
-        for (Map.Entry<PortablePath, byte[]> f : files.entrySet()) {
-            entries.add(new ArtifactDescription.FileEntry(
-                    f.getKey(), f.getValue().length, Sha256Digest.hash(f.getValue())));
+    /**
+     * The artifact as captured: every file with size and digest; the entrypoint's source, taken from
+     * the capture now (strict UTF-8 there), so the request stays readable after the capture is
+     * disposed.
+     */
+    public static ArtifactDescription describe(SkillArtifact artifact, PortablePath entrypoint) {
+        List<ArtifactDescription.FileEntry> entries = new ArrayList<>();
+        for (CapturedFile f : artifact.files()) {
+            entries.add(new ArtifactDescription.FileEntry(f.path(), f.size(), f.sha256()));
         }
-        byte[] source = files.get(entrypoint).clone();
-        return new ArtifactDescription(revision, entries, entrypoint, () -> strictUtf8(source));
+        Optional<String> source = artifact.entrypointSource();
+        return new ArtifactDescription(
+                artifact.revision(),
+                entries,
+                entrypoint,
+                () -> source.orElseThrow(() -> new IllegalStateException("the entrypoint source is unavailable")));
     }
 
     static Enforcement enforcement(ExecutionManifest manifest, SupervisorSelection supervisor) {
@@ -70,18 +71,5 @@ public final class ApprovalRequests {
                                 + ": its end cannot be proven (the run ends CLEANUP_UNKNOWN)");
         applied.add("invocation at most " + Limits.INVOCATION_BYTES + " bytes, checked against inputSchema");
         return new Enforcement(applied, standard.notEnforced());
-    }
-
-    private static String strictUtf8(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new IllegalStateException("the entrypoint is not valid UTF-8");
-        }
     }
 }

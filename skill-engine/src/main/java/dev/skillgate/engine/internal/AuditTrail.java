@@ -3,8 +3,12 @@ package dev.skillgate.engine.internal;
 import dev.skillgate.audit.AppendResult;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditLog;
+import dev.skillgate.audit.AuditState;
+import dev.skillgate.audit.AuditStatus;
 import dev.skillgate.audit.ExecutionScope;
 import dev.skillgate.audit.PromptSkillScope;
+import dev.skillgate.audit.TrustDecision;
+import dev.skillgate.audit.TrustStatus;
 import dev.skillgate.consent.ConsentBinding;
 import dev.skillgate.consent.ConsumedGrant;
 import dev.skillgate.consent.PolicySnapshot;
@@ -14,6 +18,7 @@ import dev.skillgate.consent.TrustScope;
 import dev.skillgate.consent.TrustedRevisionLaunch;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ErrorGroup;
 import dev.skillgate.model.Sha256Digest;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -42,12 +47,39 @@ public final class AuditTrail implements Trail {
         return log.isTrusted(executionScope(launch.scope(), launch.receipt()));
     }
 
-    /** Whether the log trusts a prompt skill's first-use approval scope now. */
+    @Override
     public boolean trusts(PromptSkillScope scope) {
         return log.isTrusted(scope);
     }
 
-    /** Appends an approval; empty when committed, else why not. */
+    @Override
+    public boolean revoked(dev.skillgate.audit.TrustScope scope) {
+        for (TrustDecision d : log.list()) {
+            if (d.scope().equals(scope)) {
+                return d.status() == TrustStatus.REVOKED;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Optional<Diagnostic> unavailable() {
+        AuditStatus status = log.status();
+        if (status.state() != AuditState.DISABLED && status.writable()) {
+            return Optional.empty();
+        }
+        ErrorCode code = status.state() == AuditState.DISABLED
+                ? ErrorCode.AUDIT_DISABLED
+                : status.diagnostics().stream()
+                        .map(Diagnostic::code)
+                        .filter(c -> c.group() == ErrorGroup.AUDIT)
+                        .findFirst()
+                        .orElse(ErrorCode.AUDIT_LOCKED);
+        return Optional.of(
+                Diagnostic.error(code, "", "the audit log cannot record trust decisions now (" + status.state() + ")"));
+    }
+
+    @Override
     public Optional<Diagnostic> approve(dev.skillgate.audit.TrustScope scope) {
         return problem(log.approve(scope));
     }

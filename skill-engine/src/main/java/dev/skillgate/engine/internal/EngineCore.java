@@ -1,7 +1,10 @@
 package dev.skillgate.engine.internal;
 
+import dev.skillgate.audit.PromptSkillScope;
+import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.ArtifactDescription;
 import dev.skillgate.consent.ConsentBinding;
 import dev.skillgate.consent.ConsentLedger;
 import dev.skillgate.consent.ConsentResult;
@@ -16,16 +19,29 @@ import dev.skillgate.consent.ProposalState;
 import dev.skillgate.consent.TrustedRevisionLaunch;
 import dev.skillgate.consent.WorkflowStepGrant;
 import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.engine.Activation;
 import dev.skillgate.engine.ExecutionEvent;
 import dev.skillgate.engine.ExecutionListener;
 import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.engine.UnresolvedExecution;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.CaptureOutcome;
+import dev.skillgate.inspect.CapturedFile;
+import dev.skillgate.inspect.ContractVerdict;
+import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.inspect.DiscoveredSkill;
 import dev.skillgate.inspect.DiscoveryOptions;
 import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.InspectOptions;
+import dev.skillgate.inspect.Inspection;
+import dev.skillgate.inspect.SignatureChecker;
+import dev.skillgate.inspect.SignatureVerdict;
+import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.inspect.SkillDiscovery;
+import dev.skillgate.inspect.SkillInspector;
 import dev.skillgate.inspect.SkillKind;
+import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
@@ -34,12 +50,13 @@ import dev.skillgate.model.ExecutionManifest;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.Limits;
+import dev.skillgate.model.OriginType;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.WorkspaceIdentity;
 import dev.skillgate.protocol.Invocation;
-import dev.skillgate.protocol.ManifestVerdict;
 import dev.skillgate.protocol.Validation;
 import dev.skillgate.runner.ExecutionHandle;
 import dev.skillgate.runner.LaunchSpec;
@@ -50,6 +67,7 @@ import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.ProgressEvent;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +108,11 @@ public final class EngineCore {
             ExecuteCapability capability,
             Supplier<SupervisorSelector.Choice> supervisor,
             ExecutionListener listener,
-            Trail trail) {
+            Trail trail,
+            Optional<AgentContext> agentContext,
+            Optional<String> namespace,
+            Optional<CredentialBroker> credentialBroker,
+            Optional<SignatureChecker> signatureChecker) {
         public Config {
             Objects.requireNonNull(dataDirectory, "dataDirectory");
             skillRoots = List.copyOf(skillRoots);
@@ -102,6 +124,10 @@ public final class EngineCore {
             Objects.requireNonNull(supervisor, "supervisor");
             Objects.requireNonNull(listener, "listener");
             Objects.requireNonNull(trail, "trail");
+            Objects.requireNonNull(agentContext, "agentContext");
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(credentialBroker, "credentialBroker");
+            Objects.requireNonNull(signatureChecker, "signatureChecker");
         }
     }
 
@@ -217,31 +243,46 @@ public final class EngineCore {
             return;
         }
         Path directory = found.get().directory().get();
-        // 2. Capture.
-        TemporaryCapture.Outcome captured = TemporaryCapture.capture(directory);
-        if (captured instanceof TemporaryCapture.Failed f) {
-            refuse(e, List.of(f.reason()));
+        // 2. Capture: the bytes that will be shown, bound and run.
+        CaptureOutcome captured = SkillArtifact.capture(directory);
+        if (captured instanceof CaptureOutcome.Failed f) {
+            refuse(e, List.of(f.diagnostic()));
             return;
         }
-        TemporaryCapture.Snapshot capture = ((TemporaryCapture.Captured) captured).snapshot();
-        e.revision(capture.revision());
-        if (!(capture.manifest() instanceof ManifestVerdict.Accepted accepted)
-                || !capture.executionProblems().isEmpty()) {
+        try (SkillArtifact artifact = captured.artifact().orElseThrow()) {
+            flow(e, request, directory, artifact);
+        }
+    }
+
+    private void flow(Execution e, ExecutionRequest request, Path directory, SkillArtifact artifact) {
+        SkillName skill = request.skill();
+        e.revision(artifact.revision());
+        if (!artifact.executionAvailable()
+                || artifact.manifest().isEmpty()
+                || artifact.inputSchema().isEmpty()
+                || artifact.outputSchema().isEmpty()) {
             List<Diagnostic> why = new ArrayList<>();
             why.add(Diagnostic.error(ErrorCode.EXECUTION_UNAVAILABLE, "", "the skill cannot be executed"));
-            why.addAll(capture.executionProblems());
+            why.addAll(artifact.executionProblems());
             refuse(e, why);
             return;
         }
-        ExecutionManifest manifest = accepted.manifest();
+        ExecutionManifest manifest = artifact.manifest().get();
         // 3. Validate the input.
-        Validation<Invocation> checked = accepted.inputSchema().checkInvocation(request.invocation());
+        Validation<Invocation> checked = artifact.inputSchema().get().checkInvocation(request.invocation());
         if (!(checked instanceof Validation.Valid<Invocation> valid)) {
             refuse(e, checked.issues());
             return;
         }
         Invocation invocation = valid.value();
-        // 4. Supervisor, runtime, workspace.
+        // 4. The trust contract against the agent context.
+        Optional<AgentContext> context = request.agentContext().or(config::agentContext);
+        Contracts.Outcome contract = Contracts.check(artifact, context, config.namespace(), config.credentialBroker());
+        if (!contract.refusal().isEmpty()) {
+            refuse(e, contract.refusal());
+            return;
+        }
+        // 5. Supervisor, runtime, workspace.
         SupervisorSelector.Choice sel = choice();
         if (sel.supervisor().isEmpty()) {
             refuse(e, sel.report().problems());
@@ -267,7 +308,7 @@ public final class EngineCore {
                 request.agent(),
                 request.run(),
                 workspace.get(),
-                capture.revision(),
+                artifact.revision(),
                 invocation.digest(),
                 runtime.identity(),
                 manifest.timeout(),
@@ -276,7 +317,7 @@ public final class EngineCore {
         if (stoppedBeforeLaunch(e)) {
             return;
         }
-        // 5. Gates and policy.
+        // 6. Gates and policy.
         GateCheck check = gates.check(Optional.of(config.capability()), skill, binding);
         LaunchAuthorization authorization;
         switch (check.route()) {
@@ -286,7 +327,7 @@ public final class EngineCore {
                     authorization = trusted;
                 } else {
                     Optional<LaunchAuthorization> asked =
-                            ask(e, request, capture, manifest, invocation, verified, binding, sel);
+                            ask(e, request, artifact, manifest, invocation, verified, binding, sel);
                     if (asked.isEmpty()) {
                         return;
                     }
@@ -295,7 +336,7 @@ public final class EngineCore {
             }
             case ASK_EACH_TIME -> {
                 Optional<LaunchAuthorization> asked =
-                        ask(e, request, capture, manifest, invocation, verified, binding, sel);
+                        ask(e, request, artifact, manifest, invocation, verified, binding, sel);
                 if (asked.isEmpty()) {
                     return;
                 }
@@ -315,7 +356,7 @@ public final class EngineCore {
             }
         }
         emit(e, ExecutionEvent.Kind.AUTHORISED, List.of(), Optional.empty());
-        // 6. Audit the consumption before anything can start.
+        // 7. Audit the consumption before anything can start.
         if (authorization instanceof ConsumedGrant grant) {
             Optional<Diagnostic> auditProblem = config.trail().consumed(grant);
             if (auditProblem.isPresent()) {
@@ -323,23 +364,31 @@ public final class EngineCore {
                 return;
             }
         }
-        // 7. Re-capture and compare; the workspace and the gates again.
-        TemporaryCapture.Outcome again = TemporaryCapture.capture(directory);
-        if (again instanceof TemporaryCapture.Failed f) {
+        // 8. Re-capture and compare; the contract, the workspace and the gates again.
+        CaptureOutcome again = SkillArtifact.capture(directory);
+        if (again instanceof CaptureOutcome.Failed f) {
             refuse(
                     e,
                     List.of(
                             Diagnostic.error(
                                     ErrorCode.CAPTURE_REVISION_MISMATCH, "", "the skill can no longer be captured"),
-                            f.reason()));
+                            f.diagnostic()));
             return;
         }
-        if (!((TemporaryCapture.Captured) again).snapshot().revision().equals(capture.revision())) {
-            refuse(
-                    e,
-                    ErrorCode.CAPTURE_REVISION_MISMATCH,
-                    "the skill changed after it was approved (revision " + capture.revision()
-                            + " is no longer on disk)");
+        try (SkillArtifact recaptured = again.artifact().orElseThrow()) {
+            if (!recaptured.revision().equals(artifact.revision())) {
+                refuse(
+                        e,
+                        ErrorCode.CAPTURE_REVISION_MISMATCH,
+                        "the skill changed after it was approved (revision " + artifact.revision()
+                                + " is no longer on disk)");
+                return;
+            }
+        }
+        Contracts.Outcome contractAgain =
+                Contracts.check(artifact, context, config.namespace(), config.credentialBroker());
+        if (!contractAgain.refusal().isEmpty()) {
+            refuse(e, contractAgain.refusal());
             return;
         }
         if (!workspace.equals(Workspaces.identify(request.workspace()))) {
@@ -359,15 +408,15 @@ public final class EngineCore {
             return;
         }
         emit(e, ExecutionEvent.Kind.LAUNCHING, List.of(), Optional.empty());
-        // 8. Launch: the runner stages the approved capture, re-hashes it and spawns under the supervisor.
+        // 9. Launch: the runner stages the approved capture, re-hashes it and spawns under the supervisor.
         NodeRunRequest runRequest = new NodeRunRequest(
                 request.run(),
                 manifest,
-                capture.copyOfContents(),
-                capture.revision(),
+                artifact.copyOfContents(),
+                artifact.revision(),
                 invocation.bytes(),
                 workspace.get().realPath(),
-                new ResultCheck(accepted.outputSchema(), manifest.maxOutputBytes()));
+                new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()));
         NodeRunner nodeRunner = runner(sel, runtime);
         Duration settleBound = manifest.timeout()
                 .toDuration()
@@ -396,7 +445,7 @@ public final class EngineCore {
     private Optional<LaunchAuthorization> ask(
             Execution e,
             ExecutionRequest request,
-            TemporaryCapture.Snapshot capture,
+            SkillArtifact artifact,
             ExecutionManifest manifest,
             Invocation invocation,
             NodeRuntime.Verified verified,
@@ -409,6 +458,13 @@ public final class EngineCore {
             return Optional.empty();
         }
         ProposalSnapshot proposal = proposed.value().orElseThrow();
+        Optional<Diagnostic> cannotRecord = config.trail().unavailable();
+        if (cannotRecord.isPresent()) {
+            // The consumption could not be recorded: do not ask a human for a launch that cannot happen.
+            ledger.cancel(proposal.id());
+            refuse(e, List.of(cannotRecord.get()));
+            return Optional.empty();
+        }
         if (config.approvalChannel().isEmpty()) {
             ledger.cancel(proposal.id());
             refuse(e, ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "no approval channel is configured");
@@ -416,8 +472,8 @@ public final class EngineCore {
         }
         List<String> argv =
                 runner(sel, config.runtime().orElseThrow()).argvPreview(verified, request.run(), manifest.entrypoint());
-        ApprovalRequest approvalRequest = ApprovalRequests.build(
-                proposal, capture.revision(), capture.copyOfContents(), manifest, invocation, argv, sel.report());
+        ApprovalRequest approvalRequest =
+                ApprovalRequests.build(proposal, artifact, manifest, invocation, argv, sel.report());
         AtomicReference<ApprovalDecision> seen = new AtomicReference<>();
         ApprovalChannel bounded =
                 ApprovalChannel.failClosed(config.approvalChannel().get(), config.approvalTimeout());
@@ -454,6 +510,166 @@ public final class EngineCore {
             return Optional.empty();
         }
         return Optional.of(grant.value().orElseThrow());
+    }
+
+    /** Inspects the skill called {@code name} (inert): every verdict of {@link SkillInspector}. */
+    public Optional<Inspection> inspect(SkillName name) {
+        Optional<DiscoveredSkill> found = locate(name);
+        if (found.isEmpty() || found.get().directory().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                SkillInspector.inspect(found.get().directory().get(), inspectOptions(config.agentContext())));
+    }
+
+    private InspectOptions inspectOptions(Optional<AgentContext> context) {
+        InspectOptions.Builder b = InspectOptions.builder();
+        config.namespace().ifPresent(b::namespace);
+        context.ifPresent(b::agentContext);
+        config.credentialBroker().ifPresent(b::credentialBroker);
+        config.signatureChecker().ifPresent(b::signatureChecker);
+        return b.build();
+    }
+
+    /**
+     * Prompt-skill activation (SPEC §12): capture → contract check (preflight) → trust lookup for
+     * {agent, contract hash, revision} → first-use approval through the approval channel (a
+     * verified publisher signature stands in for it) → audit record → contract check again → the
+     * SKILL.md text of the capture. A revoked scope is refused; a disabled audit log refuses first use.
+     */
+    public Activation activate(AgentId agent, SkillName name, AgentContext context) {
+        if (closed) {
+            return refusedActivation(name, ErrorCode.ENGINE_CLOSED, "this SkillGate is closed");
+        }
+        Optional<DiscoveredSkill> found = locate(name);
+        if (found.isEmpty()) {
+            return refusedActivation(
+                    name,
+                    ErrorCode.SKILL_NOT_FOUND,
+                    "no loadable skill named '" + name.value() + "' in the skill roots");
+        }
+        if (found.get().kind() == SkillKind.LEGACY_FLAT
+                || found.get().directory().isEmpty()) {
+            return refusedActivation(
+                    name, ErrorCode.LAYOUT_LEGACY_FLAT, "a legacy flat skill has no directory to capture");
+        }
+        Path directory = found.get().directory().get();
+        CaptureOutcome captured = SkillArtifact.capture(directory);
+        if (captured instanceof CaptureOutcome.Failed f) {
+            return new Activation.Refused(name, List.of(f.diagnostic()));
+        }
+        try (SkillArtifact artifact = captured.artifact().orElseThrow()) {
+            Optional<AgentContext> ctx = Optional.of(context);
+            Contracts.Outcome preflight = Contracts.check(artifact, ctx, config.namespace(), config.credentialBroker());
+            if (!preflight.refusal().isEmpty()) {
+                return new Activation.Refused(name, preflight.refusal());
+            }
+            Optional<Sha256Digest> contractDigest = preflight.accepted().map(ContractVerdict.Accepted::sha256);
+            boolean signed = preflight
+                    .accepted()
+                    .map(a -> a.contract().origin().type() == OriginType.SIGNED)
+                    .orElse(false);
+            if (signed) {
+                Optional<Diagnostic> unverified = verifySignature(directory, artifact, ctx);
+                if (unverified.isPresent()) {
+                    return new Activation.Refused(name, List.of(unverified.get()));
+                }
+            }
+            PromptSkillScope scope = new PromptSkillScope(agent, name, contractDigest, artifact.revision());
+            if (config.trail().revoked(scope)) {
+                return refusedActivation(
+                        name, ErrorCode.TRUST_REVOKED, "this agent's trust in these exact bytes was revoked");
+            }
+            boolean askedNow = false;
+            if (!config.trail().trusts(scope)) {
+                Optional<Diagnostic> cannotRecord = config.trail().unavailable();
+                if (cannotRecord.isPresent()) {
+                    return new Activation.Refused(name, List.of(cannotRecord.get()));
+                }
+                if (!signed) {
+                    Optional<Diagnostic> denial = askActivation(agent, name, context, artifact, preflight);
+                    if (denial.isPresent()) {
+                        return new Activation.Refused(name, List.of(denial.get()));
+                    }
+                    askedNow = true;
+                }
+                Optional<Diagnostic> notRecorded = config.trail().approve(scope);
+                if (notRecorded.isPresent()) {
+                    return new Activation.Refused(name, List.of(notRecorded.get()));
+                }
+            }
+            Contracts.Outcome again = Contracts.check(artifact, ctx, config.namespace(), config.credentialBroker());
+            if (!again.refusal().isEmpty()) {
+                return new Activation.Refused(name, again.refusal());
+            }
+            return new Activation.Activated(
+                    name, artifact.revision(), contractDigest, artifact.skillMarkdown(), askedNow);
+        }
+    }
+
+    private Optional<Diagnostic> askActivation(
+            AgentId agent, SkillName name, AgentContext context, SkillArtifact artifact, Contracts.Outcome contract) {
+        if (config.approvalChannel().isEmpty()) {
+            return Optional.of(
+                    Diagnostic.error(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "", "no approval channel is configured"));
+        }
+        List<ArtifactDescription.FileEntry> files = new ArrayList<>();
+        for (CapturedFile f : artifact.files()) {
+            files.add(new ArtifactDescription.FileEntry(f.path(), f.size(), f.sha256()));
+        }
+        String instructions = artifact.skillMarkdown();
+        ActivationApprovalRequest request = new ActivationApprovalRequest(
+                name,
+                agent,
+                context.agentKind(),
+                context.agentVersion().toString(),
+                artifact.revision(),
+                files,
+                contract.accepted().map(ContractVerdict.Accepted::contract),
+                contract.accepted().map(ContractVerdict.Accepted::sha256),
+                () -> instructions,
+                Instant.now());
+        ApprovalDecision decision = ApprovalChannel.failClosed(
+                        config.approvalChannel().get(), config.approvalTimeout())
+                .requestActivation(request)
+                .toCompletableFuture()
+                .join();
+        if (decision instanceof ApprovalDecision.Denied d) {
+            return Optional.of(
+                    Diagnostic.error(d.code(), "", d.reason().isEmpty() ? "the approval was denied" : d.reason()));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A signed contract must carry a signature the host's checker verifies for exactly this capture;
+     * the inspector reads {@code skill.contract.sig} and asks the checker.
+     */
+    private Optional<Diagnostic> verifySignature(Path directory, SkillArtifact artifact, Optional<AgentContext> ctx) {
+        if (config.signatureChecker().isEmpty()) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.SIGNATURE_UNKNOWN_KEY,
+                    "/origin",
+                    "the contract's origin is signed and the host configured no publisher keys"));
+        }
+        Inspection inspection = SkillInspector.inspect(directory, inspectOptions(ctx));
+        if (!inspection.revision().equals(Optional.of(artifact.revision()))) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.SOURCE_CHANGED, "", "the skill changed while its signature was checked"));
+        }
+        SignatureVerdict verdict = inspection.signature();
+        if (verdict instanceof SignatureVerdict.Verified) {
+            return Optional.empty();
+        }
+        if (verdict instanceof SignatureVerdict.Rejected r) {
+            return Optional.of(r.diagnostic());
+        }
+        return Optional.of(Diagnostic.error(
+                ErrorCode.SIGNATURE_MISSING, "skill.contract.sig", "the publisher signature could not be verified"));
+    }
+
+    private static Activation refusedActivation(SkillName name, ErrorCode code, String message) {
+        return new Activation.Refused(name, List.of(Diagnostic.error(code, "", message)));
     }
 
     /** The consent ledger of {@code run}; the oldest run's ledger is ended beyond {@link #MAX_LIVE_RUNS}. */
