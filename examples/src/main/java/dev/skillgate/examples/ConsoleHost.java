@@ -4,15 +4,21 @@ import dev.skillgate.consent.ConsoleApprovalChannel;
 import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
+import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.InputType;
+import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
+import dev.skillgate.model.ToolClass;
 import dev.skillgate.runner.NodeRuntime;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * The smallest useful host: lists the skills under a root, runs one with the human approving the
@@ -48,6 +54,13 @@ public final class ConsoleHost {
                 .skillRoot(skills)
                 .nodeRuntime(NodeRuntime.pinned(Path.of(args[1]), args[2]))
                 .approvalChannel(new ConsoleApprovalChannel(out, terminal))
+                // What this agent offers; skills with a trust contract (release-notes) are checked against it.
+                .agentContext(AgentContext.of(
+                        "example-agent",
+                        SemVer.parse("1.0.0"),
+                        Set.of(InputType.TEXT, InputType.STRUCTURED_DATA),
+                        Set.of(ToolClass.AGENT_NATIVE),
+                        PermissionMode.READ_ONLY))
                 .build()) {
             out.println("skills:");
             for (SkillSummary s : gate.catalog()) {

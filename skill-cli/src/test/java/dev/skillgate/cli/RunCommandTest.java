@@ -234,6 +234,21 @@ class RunCommandTest {
     }
 
     @Test
+    void aTrustContractAskingMoreThanTheCliOffersExits1BeforeAnyoneIsAsked() throws IOException {
+        Files.writeString(
+                skill.resolve("skill.contract.json"),
+                "{\"schemaVersion\":1,\"recordType\":\"skill-contract\",\"identity\":{\"id\":\"t/writer\","
+                        + "\"version\":\"1.0.0\"},\"origin\":{\"type\":\"local-unsigned\"},\"agents\":[{\"kind\":"
+                        + "\"skillgate-cli\",\"minVersion\":\"0.0.0\",\"maxVersion\":\"9.0.0\"}],\"inputTypes\":"
+                        + "[\"structured-data\"],\"tools\":[\"network\"],\"credentials\":[],\"permissionMode\":"
+                        + "\"read-only\",\"networkDestinations\":[],\"sideEffectClass\":\"none\"}");
+        int code = run("yes\n", "run", skill.toString(), "--node", NODE, "--input", input("contract.txt"));
+        assertThat(code).isEqualTo(1);
+        assertThat(stdout()).contains("CONTRACT_TOOL_MISSING").doesNotContain("approval request");
+        assertThat(tmp.resolve("contract.txt")).doesNotExist();
+    }
+
+    @Test
     void aDirectoryThatIsNotALoadableSkillExits1() throws IOException {
         Path notSkill = Files.createDirectories(tmp.resolve("skills").resolve("empty-dir"));
         assertThat(run("", "run", notSkill.toString(), "--node", NODE, "--input", "{}"))

@@ -7,6 +7,7 @@ import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
 import dev.skillgate.engine.SupervisorSelection;
+import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.inspect.SkillValidator;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
@@ -14,11 +15,15 @@ import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorGroup;
 import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.InputType;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Limits;
+import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
+import dev.skillgate.model.ToolClass;
 import dev.skillgate.runner.NodeRuntime;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,6 +63,27 @@ import java.util.concurrent.TimeUnit;
 final class RunCommand implements Command, Cli.NeedsInput {
     /** The agent id the CLI acts as (it binds consent and audit records). */
     static final AgentId AGENT = AgentId.of("skillgate-cli");
+
+    /**
+     * The agent context a skill's trust contract is checked against: the CLI itself, at its own
+     * version, offering text, structured data and files as input and no tools beyond its own,
+     * granting workspace-write (the script's working directory is the workspace), no credentials.
+     * A statement about what the CLI offers, not a confinement.
+     */
+    static AgentContext agentContext() {
+        SemVer version;
+        try {
+            version = SemVer.parse(Cli.version());
+        } catch (InvalidValueException e) {
+            version = SemVer.parse("0.0.0");
+        }
+        return AgentContext.of(
+                AGENT.value(),
+                version,
+                Set.of(InputType.TEXT, InputType.STRUCTURED_DATA, InputType.FILE),
+                Set.of(ToolClass.AGENT_NATIVE),
+                PermissionMode.WORKSPACE_WRITE);
+    }
 
     /** How long {@code close()} waits for a run to settle when the command ends. */
     static final Duration DRAIN_WAIT = Duration.ofSeconds(30);
@@ -176,6 +202,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     .skillRoot(dir.getParent() == null ? dir : dir.getParent())
                     .nodeRuntime(runtime)
                     .approvalChannel(answers)
+                    .agentContext(agentContext())
                     .build();
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
