@@ -3,10 +3,13 @@ package dev.skillgate.testkit;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditRecord;
 import dev.skillgate.consent.ScriptedApprovalChannel;
+import dev.skillgate.engine.Activation;
 import dev.skillgate.engine.DrainReport;
 import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillGateAdmin;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.Inspection;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.RunId;
@@ -234,6 +237,17 @@ public final class SkillGateExtension implements BeforeEachCallback, AfterEachCa
     /** Runs {@code skill} with exact invocation bytes. */
     public ExecutionEnvelope execute(String skill, byte[] invocation) {
         return gate().execute(ExecutionRequest.of(RunId.random(), agent(), skill, invocation, workspace()));
+    }
+
+    /** Inspects {@code skill} (inert); fails the test when no loadable skill has that name. */
+    public Inspection inspect(String skill) {
+        return gate().inspect(skill)
+                .orElseThrow(() -> new AssertionError("no loadable skill named " + skill + " under " + skillsRoot()));
+    }
+
+    /** Activates a prompt skill for the extension's agent with {@code context}. */
+    public Activation activate(String skill, AgentContext context) {
+        return gate().activate(agent(), skill, context);
     }
 
     /** Every event in this test's audit log, in order. */

@@ -1,6 +1,7 @@
 package dev.skillgate.testkit;
 
 import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.inspect.Inspection;
 import dev.skillgate.model.ExecutionEnvelope;
 import java.util.List;
 
@@ -11,6 +12,11 @@ public final class SkillgateAssertions {
     /** Assertions on an execution envelope. */
     public static EnvelopeAssert assertThat(ExecutionEnvelope envelope) {
         return new EnvelopeAssert(envelope);
+    }
+
+    /** Assertions on an inspection report. */
+    public static InspectionAssert assertThat(Inspection inspection) {
+        return new InspectionAssert(inspection);
     }
 
     /** Assertions on audit events (e.g. {@link SkillGateExtension#auditEvents()}). */
