@@ -24,8 +24,47 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ExamplesTest {
     private static final Path SKILLS = Path.of("skills").toAbsolutePath();
 
+    private static final String MARKER =
+            "sgex-" + java.util.UUID.randomUUID().toString().substring(0, 12);
+
     @TempDir
-    Path data;
+    Path tmp;
+
+    private Path data;
+
+    @org.junit.jupiter.api.BeforeEach
+    void dataDirectory() {
+        data = tmp.resolve(MARKER);
+    }
+
+    /** Scripts' HOME and TMPDIR are under the data directory, so every descendant carries the marker. */
+    @org.junit.jupiter.api.AfterAll
+    static void noSurvivors() throws java.io.IOException {
+        java.util.List<Long> found = new java.util.ArrayList<>();
+        Path proc = Path.of("/proc");
+        if (!java.nio.file.Files.isDirectory(proc)) {
+            return;
+        }
+        try (var dirs = java.nio.file.Files.newDirectoryStream(
+                proc, p -> p.getFileName().toString().matches("[0-9]+"))) {
+            for (Path dir : dirs) {
+                long pid = Long.parseLong(dir.getFileName().toString());
+                String text = "";
+                for (String f : new String[] {"environ", "cmdline"}) {
+                    try {
+                        text += new String(java.nio.file.Files.readAllBytes(dir.resolve(f)), StandardCharsets.UTF_8);
+                    } catch (java.io.IOException gone) {
+                        // The process ended while it was read.
+                    }
+                }
+                if (pid != ProcessHandle.current().pid() && text.contains(MARKER)) {
+                    found.add(pid);
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+        assertThat(found).as("processes left behind").isEmpty();
+    }
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);

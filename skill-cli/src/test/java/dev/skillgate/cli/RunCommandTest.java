@@ -14,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -32,6 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
 @EnabledOnOs(OS.LINUX)
 class RunCommandTest {
     private static final String NODE = System.getProperty("skillgate.test.node", "/usr/bin/node");
+    private static final String MARKER =
+            "sgcli-" + java.util.UUID.randomUUID().toString().substring(0, 12);
     private static final String WRITER = """
             import { readFileSync, writeFileSync } from 'node:fs';
             const input = JSON.parse(readFileSync(0, 'utf8'));
@@ -62,7 +67,35 @@ class RunCommandTest {
                         + "\"required\":[\"file\"],\"additionalProperties\":false},"
                         + "\"outputSchema\":{\"type\":\"object\",\"properties\":{}},\"timeoutMs\":10000}");
         hello = copy(Path.of("..", "examples", "skills", "hello-world"), skills.resolve("hello-world"));
-        data = tmp.resolve("data");
+        data = tmp.resolve(MARKER).resolve("data");
+    }
+
+    /** Scripts' HOME and TMPDIR are under the data directory, so every descendant carries the marker. */
+    @AfterAll
+    static void noSurvivors() throws IOException {
+        List<Long> found = new ArrayList<>();
+        try (var dirs = Files.newDirectoryStream(
+                Path.of("/proc"), p -> p.getFileName().toString().matches("[0-9]+"))) {
+            for (Path dir : dirs) {
+                long pid = Long.parseLong(dir.getFileName().toString());
+                if (pid == ProcessHandle.current().pid()) {
+                    continue;
+                }
+                String text = "";
+                for (String f : new String[] {"environ", "cmdline"}) {
+                    try {
+                        text += new String(Files.readAllBytes(dir.resolve(f)), StandardCharsets.UTF_8);
+                    } catch (IOException gone) {
+                        // The process ended while it was read.
+                    }
+                }
+                if (text.contains(MARKER)) {
+                    found.add(pid);
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+        assertThat(found).as("processes left behind").isEmpty();
     }
 
     private static Path copy(Path from, Path to) throws IOException {
@@ -91,7 +124,16 @@ class RunCommandTest {
         return Revision.compute(files);
     }
 
+    /** Every run gets a data directory carrying the class's marker, unless a test wants the default. */
+    private boolean defaultDataDir;
+
     private int run(String stdin, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        if (!defaultDataDir && all.size() > 1 && all.get(0).equals("run") && !all.contains("--data-dir")) {
+            all.add("--data-dir");
+            all.add(data.toString());
+        }
+        args = all.toArray(new String[0]);
         out.reset();
         err.reset();
         return Main.run(
@@ -258,6 +300,7 @@ class RunCommandTest {
 
     @Test
     void theDefaultTemporaryDataDirectoryIsRemovedAfterAProvenRun() throws IOException {
+        defaultDataDir = true;
         assertThat(run("yes\n", "run", hello.toString(), "--node", NODE, "--input", "{\"name\":\"T\"}"))
                 .isZero();
         String line = stdout().lines()

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,8 +71,17 @@ class StandardFormatPortabilityTest {
             process.stdout.write(JSON.stringify({ separator: sep, columns, count: columns.length, cwd: process.cwd() }));
             """;
 
+    private static final String MARKER = Support.newMarker();
+
     @TempDir
-    Path tmp;
+    Path tmpDir;
+
+    private Path tmp;
+
+    @AfterAll
+    static void noSurvivors() {
+        assertThat(Support.killSurvivors(MARKER)).as("processes left behind").isEmpty();
+    }
 
     private Path skills;
     private Path workspace;
@@ -80,6 +90,7 @@ class StandardFormatPortabilityTest {
 
     @BeforeEach
     void bundles() throws IOException {
+        tmp = Support.hostileRoot(tmpDir, MARKER);
         skills = Files.createDirectories(tmp.resolve("skills"));
         workspace = Files.createDirectories(tmp.resolve("elsewhere").resolve("workspace"));
         Path csv = Files.createDirectories(skills.resolve("csv-columns"));
@@ -109,7 +120,7 @@ class StandardFormatPortabilityTest {
     }
 
     @Test
-    void aStandardBundleIsValidatedCataloguedAndRunWithTheWorkingDirectoryElsewhere() {
+    void aStandardBundleIsValidatedCataloguedAndRunWithTheWorkingDirectoryElsewhere() throws IOException {
         ValidationReport report = SkillValidator.validate(skills.resolve("csv-columns"));
         assertThat(report.portable()).as(report.diagnostics().toString()).isTrue();
         assertThat(gate.catalog()).extracting(SkillSummary::name).containsExactly("csv-columns");
@@ -122,7 +133,7 @@ class StandardFormatPortabilityTest {
                 .contains("\"separator\":\";\"")
                 .contains("\"columns\":[\"a\",\"b\",\"c\"]")
                 .contains("\"count\":3");
-        assertThat(env.output().orElseThrow()).contains("\"cwd\":\"" + workspace.toAbsolutePath() + "\"");
+        assertThat(env.output().orElseThrow()).contains("\"cwd\":\"" + workspace.toRealPath() + "\"");
         assertThat(channel.requests())
                 .as("allowed-tools and metadata grant nothing: consent was asked")
                 .hasSize(1);
