@@ -164,6 +164,27 @@ class SettlementTest {
     }
 
     @Test
+    void endingTheRunCancelsItsOutstandingProposalSoALateApprovalLaunchesNothing() throws Exception {
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
+        try (SkillGate gate = gate(channel, ExecutionListener.NONE)) {
+            RunId run = RunId.random();
+            PendingExecution pending = gate.executeAsync(
+                    ExecutionRequest.of(run, AGENT, "writer", "{\"fileName\":\"ended.txt\"}", workspace));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (channel.heldCount() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            gate.endRun(run);
+            channel.approveNext();
+            ExecutionEnvelope env = pending.await();
+            assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_CANCELLED);
+            assertThat(workspace.resolve("ended.txt")).doesNotExist();
+        }
+        channel.close();
+    }
+
+    @Test
     void closeStopsAndDrainsInFlightExecutionsAndRefusesNewOnes() throws Exception {
         ScriptedApprovalChannel channel =
                 ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
