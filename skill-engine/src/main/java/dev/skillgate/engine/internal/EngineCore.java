@@ -293,12 +293,6 @@ public final class EngineCore {
             return;
         }
         NodeRuntime runtime = config.runtime().get();
-        NodeRuntime.Verification verification = runtime.verify();
-        if (verification instanceof NodeRuntime.Refused r) {
-            refuse(e, List.of(r.reason()));
-            return;
-        }
-        NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
         Optional<WorkspaceIdentity> workspace = Workspaces.identify(request.workspace());
         if (workspace.isEmpty()) {
             refuse(e, ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace is missing or not a directory");
@@ -327,7 +321,7 @@ public final class EngineCore {
                     authorization = trusted;
                 } else {
                     Optional<LaunchAuthorization> asked =
-                            ask(e, request, artifact, manifest, invocation, verified, binding, sel);
+                            ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
                     if (asked.isEmpty()) {
                         return;
                     }
@@ -336,7 +330,7 @@ public final class EngineCore {
             }
             case ASK_EACH_TIME -> {
                 Optional<LaunchAuthorization> asked =
-                        ask(e, request, artifact, manifest, invocation, verified, binding, sel);
+                        ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
                 if (asked.isEmpty()) {
                     return;
                 }
@@ -448,9 +442,17 @@ public final class EngineCore {
             SkillArtifact artifact,
             ExecutionManifest manifest,
             Invocation invocation,
-            NodeRuntime.Verified verified,
+            NodeRuntime runtime,
             ConsentBinding binding,
             SupervisorSelector.Choice sel) {
+        // Verified before anyone is asked, so the request shows the flags of the binary that will be
+        // re-verified at launch (a trusted-revision launch relies on the runner's own verification).
+        NodeRuntime.Verification verification = runtime.verify();
+        if (verification instanceof NodeRuntime.Refused r) {
+            refuse(e, List.of(r.reason()));
+            return Optional.empty();
+        }
+        NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
         ConsentLedger ledger = ledger(request.run());
         ConsentResult<ProposalSnapshot> proposed = ledger.propose(request.skill(), binding);
         if (!proposed.isSuccess()) {
