@@ -1,11 +1,14 @@
 package dev.skillgate.inspect;
 
+import dev.skillgate.inspect.internal.CaptureHashExecutor;
 import dev.skillgate.inspect.internal.ReaderCore;
+import dev.skillgate.inspect.internal.ReaderCore.BatchListener;
 import dev.skillgate.inspect.internal.ReaderCore.BatchRead;
 import dev.skillgate.inspect.internal.ReaderCore.BatchRefused;
 import dev.skillgate.inspect.internal.ReaderCore.BatchRequest;
 import dev.skillgate.inspect.internal.ReaderCore.BatchResult;
 import dev.skillgate.inspect.internal.Refusal;
+import dev.skillgate.inspect.internal.RevisionPipeline;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionManifest;
@@ -20,16 +23,20 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
  * The capture procedure behind {@link SkillArtifact#capture}: three batches of reads under the same
- * bounded reader (the fixed files, then the declared files, then the verification pass), then the
- * revision. Not API.
+ * bounded reader (the fixed files, then the declared files in path order, then the verification
+ * pass). The revision of an executable capture is hashed by a {@link RevisionPipeline} next to the
+ * reads and the verification pass, and joined before the artifact exists (decision 0300). Not API.
  */
 final class Capturer {
     static final PortablePath SKILL_MD = PortablePath.of("SKILL.md");
@@ -49,45 +56,102 @@ final class Capturer {
     private Capturer() {}
 
     static CaptureOutcome capture(Path skillDirectory, Function<byte[], ManifestVerdict> manifestStep) {
+        return capture(skillDirectory, manifestStep, CaptureHashExecutor.shared());
+    }
+
+    /**
+     * A capture whose revision is hashed on {@code hashExecutor}, or on the capturing thread when
+     * it is empty (the benchmark compares both).
+     */
+    static CaptureOutcome capture(
+            Path skillDirectory, Function<byte[], ManifestVerdict> manifestStep, Optional<Executor> hashExecutor) {
         ReaderCore reader = ReaderCore.open(skillDirectory, List.of(), Limits.CAPTURE_BYTES);
         if (reader.rootProblem().isPresent()) {
             return new CaptureOutcome.Failed(reader.rootProblem().get());
         }
-        TreeMap<PortablePath, BatchRead> captured = new TreeMap<>();
-        List<PortablePath> absent = new ArrayList<>();
+        Work work = new Work(hashExecutor);
+        boolean captured = false;
         try {
-            return run(reader, manifestStep, captured, absent);
+            CaptureOutcome outcome = run(reader, manifestStep, work);
+            captured = outcome instanceof CaptureOutcome.Captured;
+            return outcome;
         } catch (Refusal r) {
-            clear(captured);
             return new CaptureOutcome.Failed(asChange(r.diagnostic()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new CaptureOutcome.Failed(
+                    Diagnostic.error(ErrorCode.READ_IO, "", "the capture was interrupted; nothing was captured"));
+        } finally {
+            // First stop the hash (it must no longer read the buffers), then clear what is not the artifact's.
+            work.close(captured);
         }
     }
 
-    private static CaptureOutcome run(
-            ReaderCore reader,
-            Function<byte[], ManifestVerdict> manifestStep,
-            TreeMap<PortablePath, BatchRead> captured,
-            List<PortablePath> absent)
-            throws Refusal {
-        List<BatchResult> fixed = reader.readBatch(List.of(
-                new BatchRequest(SKILL_MD, Limits.FILE_BYTES, true),
-                new BatchRequest(MANIFEST, Limits.MANIFEST_BYTES, false),
-                new BatchRequest(CONTRACT, Limits.MANIFEST_BYTES, false)));
+    /**
+     * Everything a capture has read, so that a failure, however it happens, clears it all, and the
+     * revision hash running next to it.
+     */
+    private static final class Work {
+        final TreeMap<PortablePath, BatchRead> captured = new TreeMap<>();
+        final List<PortablePath> absent = new ArrayList<>();
+        /** Every array read, captured or not: what a failed capture clears. */
+        final List<byte[]> read = new ArrayList<>();
+
+        final Optional<Executor> hashExecutor;
+
+        RevisionPipeline pipeline;
+
+        Work(Optional<Executor> hashExecutor) {
+            this.hashExecutor = hashExecutor;
+        }
+
+        void closePipeline() {
+            if (pipeline != null) {
+                pipeline.close();
+                pipeline = null;
+            }
+        }
+
+        void close(boolean success) {
+            try {
+                closePipeline();
+            } finally {
+                if (!success) {
+                    read.forEach(bytes -> Arrays.fill(bytes, (byte) 0));
+                }
+                read.clear();
+            }
+        }
+    }
+
+    private static CaptureOutcome run(ReaderCore reader, Function<byte[], ManifestVerdict> manifestStep, Work work)
+            throws Refusal, InterruptedException {
+        TreeMap<PortablePath, BatchRead> captured = work.captured;
+        List<PortablePath> absent = work.absent;
+        BatchListener track = (index, result) -> {
+            if (result instanceof BatchRead read) {
+                work.read.add(read.bytes());
+            }
+        };
+        List<BatchResult> fixed = reader.readBatch(
+                List.of(
+                        new BatchRequest(SKILL_MD, Limits.FILE_BYTES, true),
+                        new BatchRequest(MANIFEST, Limits.MANIFEST_BYTES, false),
+                        new BatchRequest(CONTRACT, Limits.MANIFEST_BYTES, false)),
+                track);
         PortablePath skillFile = SKILL_MD;
         BatchResult skill = fixed.get(0);
         if (notFound(skill, SKILL_MD)) {
             absent.add(SKILL_MD);
             skillFile = SKILL_MD_LOWER;
-            skill = reader.readBatch(List.of(new BatchRequest(SKILL_MD_LOWER, Limits.FILE_BYTES, true)))
+            skill = reader.readBatch(List.of(new BatchRequest(SKILL_MD_LOWER, Limits.FILE_BYTES, true)), track)
                     .get(0);
             if (notFound(skill, SKILL_MD_LOWER)) {
-                clear(fixed);
                 return new CaptureOutcome.Failed(
                         Diagnostic.error(ErrorCode.LAYOUT_SKILLMD, "", "the skill directory has no SKILL.md"));
             }
         }
         if (skill instanceof BatchRefused refused) {
-            clear(fixed);
             return new CaptureOutcome.Failed(refused.diagnostic());
         }
         captured.put(skillFile, (BatchRead) skill);
@@ -127,37 +191,22 @@ final class Capturer {
         }
 
         if (verdict instanceof ManifestVerdict.Accepted accepted) {
-            ExecutionManifest m = accepted.manifest();
-            List<BatchRequest> declared = new ArrayList<>();
-            for (PortablePath path : m.files()) {
-                if (!captured.containsKey(path)) {
-                    declared.add(new BatchRequest(path, Limits.FILE_BYTES, path.equals(m.entrypoint())));
-                }
-            }
-            List<BatchResult> results = reader.readBatch(declared);
-            List<Diagnostic> fileProblems = new ArrayList<>();
-            for (int i = 0; i < results.size(); i++) {
-                if (results.get(i) instanceof BatchRefused refused) {
-                    fileProblems.add(declaredProblem(
-                            refused.diagnostic(), declared.get(i).path()));
-                }
-            }
-            if (fileProblems.isEmpty()) {
-                for (int i = 0; i < results.size(); i++) {
-                    captured.put(declared.get(i).path(), (BatchRead) results.get(i));
-                }
-            } else {
-                // No partial executable capture: the declared files are dropped together.
-                clear(results);
-                executionProblems.addAll(fileProblems);
-            }
+            executionProblems.addAll(readDeclared(reader, accepted.manifest(), work, track));
         }
 
         reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
 
         TreeMap<PortablePath, byte[]> bytes = new TreeMap<>();
         captured.forEach((path, read) -> bytes.put(path, read.bytes()));
-        Revision revision = Revision.compute(bytes);
+        Revision revision;
+        if (work.pipeline != null) {
+            if (!work.pipeline.paths().equals(List.copyOf(bytes.keySet()))) {
+                throw new IllegalStateException("the revision pipeline does not cover exactly the captured files");
+            }
+            revision = work.pipeline.join();
+        } else {
+            revision = Revision.compute(bytes);
+        }
         return new CaptureOutcome.Captured(new SkillArtifact(
                 reader.root(),
                 skillFile,
@@ -168,6 +217,68 @@ final class Capturer {
                 manifestCaptured,
                 contractCaptured,
                 contractProblem));
+    }
+
+    /**
+     * Reads the declared files not captured yet, in byte-wise path order (the revision's order), and
+     * feeds each one to the revision pipeline as soon as it is read, with the fixed files at their
+     * places, so the hash runs while the rest is read and verified. Returns the problems, in manifest
+     * order; with any problem no declared file is kept and the pipeline is closed (the revision is
+     * then computed over the fixed files alone).
+     */
+    private static List<Diagnostic> readDeclared(
+            ReaderCore reader, ExecutionManifest manifest, Work work, BatchListener track) throws Refusal {
+        TreeMap<PortablePath, BatchRead> captured = work.captured;
+        TreeSet<PortablePath> sorted = new TreeSet<>();
+        for (PortablePath path : manifest.files()) {
+            if (!captured.containsKey(path)) {
+                sorted.add(path);
+            }
+        }
+        List<BatchRequest> declared = new ArrayList<>(sorted.size());
+        for (PortablePath path : sorted) {
+            declared.add(new BatchRequest(path, Limits.FILE_BYTES, path.equals(manifest.entrypoint())));
+        }
+        TreeSet<PortablePath> covered = new TreeSet<>(captured.keySet());
+        covered.addAll(sorted);
+        RevisionPipeline pipeline = RevisionPipeline.open(
+                List.copyOf(covered), work.hashExecutor, RevisionPipeline.OFFLOAD_THRESHOLD_BYTES);
+        work.pipeline = pipeline;
+        captured.forEach((path, read) -> pipeline.feed(path, read.bytes()));
+        boolean[] refused = {false};
+        List<BatchResult> results = reader.readBatch(declared, (index, result) -> {
+            track.onResult(index, result);
+            if (refused[0]) {
+                return;
+            }
+            if (result instanceof BatchRead read) {
+                pipeline.feed(declared.get(index).path(), read.bytes());
+            } else {
+                // This revision will not be used: stop hashing now, not after the batch.
+                refused[0] = true;
+                pipeline.cancel();
+            }
+        });
+        Map<PortablePath, BatchResult> byPath = new HashMap<>();
+        for (int i = 0; i < results.size(); i++) {
+            byPath.put(declared.get(i).path(), results.get(i));
+        }
+        List<Diagnostic> problems = new ArrayList<>();
+        for (PortablePath path : manifest.files()) {
+            if (byPath.remove(path) instanceof BatchRefused r) {
+                problems.add(declaredProblem(r.diagnostic(), path));
+            }
+        }
+        if (problems.isEmpty()) {
+            for (int i = 0; i < results.size(); i++) {
+                captured.put(declared.get(i).path(), (BatchRead) results.get(i));
+            }
+        } else {
+            // No partial executable capture: the declared files are dropped together.
+            work.closePipeline();
+            clear(results);
+        }
+        return problems;
     }
 
     private static boolean notFound(BatchResult result, PortablePath path) {
@@ -237,10 +348,6 @@ final class Capturer {
                 problem.location(),
                 "the skill root changed while it was being captured ("
                         + problem.code().name() + ")");
-    }
-
-    private static void clear(Map<PortablePath, BatchRead> reads) {
-        reads.values().forEach(r -> Arrays.fill(r.bytes(), (byte) 0));
     }
 
     private static void clear(List<BatchResult> results) {

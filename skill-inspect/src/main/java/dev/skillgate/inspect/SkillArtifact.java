@@ -47,6 +47,12 @@ import java.util.SortedMap;
  * IllegalStateException}. Clearing is best effort against later memory disclosure (the JVM may have
  * copied arrays during garbage collection). Thread-safe.
  *
+ * <p><b>Threads.</b> The revision of a larger capture is hashed on a shared daemon worker thread
+ * ({@code skillgate-capture-hash-N}, at most 4, fewer than the processors) while the capturing
+ * thread reads and verifies; {@link #capture} returns only after that hash is done or, on failure,
+ * stopped, so no library thread reads or holds the buffers afterwards. The revision is the same
+ * either way. An interrupted capture fails with {@code READ_IO} and keeps the interrupt status.
+ *
  * <p>Capturing reads; it never executes, imports or installs anything. The artifact grants nothing:
  * running it still needs consent bound to its revision. Skillgate is not a sandbox.
  */

@@ -1,6 +1,8 @@
 package dev.skillgate.inspect;
 
+import dev.skillgate.inspect.internal.CaptureHashExecutor;
 import dev.skillgate.inspect.internal.ReaderCore;
+import dev.skillgate.inspect.internal.RevisionPipeline;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
@@ -14,6 +16,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -22,12 +25,16 @@ import java.util.stream.Stream;
  * SKILL.md and execution.json), SPEC §17. Not a test: run by hand (command in {@code
  * docs/performance.md}).
  *
- * <p>Memory: bytes allocated by the capturing thread ({@code ThreadMXBean.getThreadAllocatedBytes})
- * around one {@link SkillArtifact} capture, divided by the bundle size. Throughput: in the same run
- * and interleaved, the time of a capture (reads, verification pass, revision) against the time of a
- * plain {@code MessageDigest} SHA-256 over the same bytes already in memory; the ratio is digest
- * time / capture time (≥ 0.8 is the SPEC target). Also prints the phases of a capture measured
- * separately: the batched reads, the verification pass and the revision.
+ * <p>Memory: bytes allocated by the capturing thread and the revision hash workers ({@code
+ * ThreadMXBean.getThreadAllocatedBytes}) around one {@link SkillArtifact} capture, divided by the
+ * bundle size. Throughput: in the same run and interleaved, the time of a capture (reads,
+ * verification pass, revision hashed next to them by a worker) against the time of a plain {@code
+ * MessageDigest} SHA-256 over the same bytes already in memory; the ratio is digest time / capture
+ * time (≥ 0.8 is the SPEC target). Also interleaved: the same capture with the revision hashed on
+ * the capturing thread (no worker), to show what the overlap gains under the run's load. Prints
+ * the phases of a capture measured separately (the batched reads, the verification pass, the
+ * revision), how many captures a worker hashed, and how many cores two busy threads really got
+ * before and after the run (the build machine's cores are shared).
  */
 public final class CaptureBenchmarkMain {
     private CaptureBenchmarkMain() {}
@@ -54,33 +61,45 @@ public final class CaptureBenchmarkMain {
                     Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.version"));
 
+            double coresBefore = effectiveCores(inMemory);
             for (int i = 0; i < warmup; i++) {
                 capture(dir).dispose();
+                captureOnOneThread(dir).dispose();
                 digest(inMemory);
                 phases(dir, contents);
             }
 
             long[] allocated = new long[passes];
             long[] captureNanos = new long[passes];
+            long[] oneThreadNanos = new long[passes];
             long[] digestNanos = new long[passes];
             long[][] phaseNanos = new long[3][passes];
+            long workerHashes = RevisionPipeline.workerHashes();
             for (int i = 0; i < passes; i++) {
-                long before = threads.getThreadAllocatedBytes(thread);
+                long[] ids = measuredThreads(thread);
+                long before = threads.allocated(ids);
                 long start = System.nanoTime();
                 SkillArtifact artifact = capture(dir);
                 captureNanos[i] = System.nanoTime() - start;
-                allocated[i] = threads.getThreadAllocatedBytes(thread) - before;
+                allocated[i] = threads.allocated(ids) - before;
                 artifact.dispose();
 
                 start = System.nanoTime();
                 digest(inMemory);
                 digestNanos[i] = System.nanoTime() - start;
 
+                start = System.nanoTime();
+                SkillArtifact sequential = captureOnOneThread(dir);
+                oneThreadNanos[i] = System.nanoTime() - start;
+                sequential.dispose();
+
                 long[] p = phases(dir, contents);
                 for (int k = 0; k < 3; k++) {
                     phaseNanos[k][i] = p[k];
                 }
             }
+            workerHashes = RevisionPipeline.workerHashes() - workerHashes;
+            double coresAfter = effectiveCores(inMemory);
             double mib = size / (1024.0 * 1024.0);
             System.out.printf(
                     "allocated per capture: median %,d bytes (%.2fx bundle), min %,d (%.2fx), max %,d (%.2fx)%n",
@@ -91,14 +110,29 @@ public final class CaptureBenchmarkMain {
                     max(allocated),
                     max(allocated) / (double) size);
             System.out.printf(
-                    "capture+revision: median %.2f ms (%.0f MiB/s), best %.2f ms%n",
-                    median(captureNanos) / 1e6, mib / (median(captureNanos) / 1e9), min(captureNanos) / 1e6);
+                    "capture+revision: median %.2f ms (%.0f MiB/s), best %.2f ms; revision hashed by a worker in"
+                            + " %d of %d captures%n",
+                    median(captureNanos) / 1e6,
+                    mib / (median(captureNanos) / 1e9),
+                    min(captureNanos) / 1e6,
+                    workerHashes,
+                    passes);
             System.out.printf(
                     "raw MessageDigest SHA-256: median %.2f ms (%.0f MiB/s), best %.2f ms%n",
                     median(digestNanos) / 1e6, mib / (median(digestNanos) / 1e9), min(digestNanos) / 1e6);
             System.out.printf(
                     "ratio (digest time / capture time): median %.2f, best-to-best %.2f%n",
                     median(digestNanos) / (double) median(captureNanos), min(digestNanos) / (double) min(captureNanos));
+            System.out.printf(
+                    "same capture, revision on the capturing thread: median %.2f ms, best %.2f ms; ratio median"
+                            + " %.2f, best-to-best %.2f%n",
+                    median(oneThreadNanos) / 1e6,
+                    min(oneThreadNanos) / 1e6,
+                    median(digestNanos) / (double) median(oneThreadNanos),
+                    min(digestNanos) / (double) min(oneThreadNanos));
+            System.out.printf(
+                    "cores two busy threads got (2.00 = two free cores): %.2f before, %.2f after%n",
+                    coresBefore, coresAfter);
             String[] names = {"batched reads", "verification pass", "revision"};
             for (int k = 0; k < 3; k++) {
                 System.out.printf("  phase %s: median %.2f ms%n", names[k], median(phaseNanos[k]) / 1e6);
@@ -132,10 +166,62 @@ public final class CaptureBenchmarkMain {
         long getThreadAllocatedBytes(long thread) throws ReflectiveOperationException {
             return (long) allocated.invoke(bean, thread);
         }
+
+        /** The sum over {@code threads} (a thread that ended counts as 0 from then on). */
+        long allocated(long[] threads) throws ReflectiveOperationException {
+            long sum = 0;
+            for (long id : threads) {
+                sum += Math.max(0, getThreadAllocatedBytes(id));
+            }
+            return sum;
+        }
+    }
+
+    /** The capturing thread and the live revision hash workers. */
+    private static long[] measuredThreads(long capturing) {
+        List<Long> ids = new ArrayList<>(List.of(capturing));
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(CaptureHashExecutor.THREAD_NAME_PREFIX)) {
+                ids.add(t.getId());
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * How many cores two threads that each hash the bundle 10 times really got: 2 × (time of one
+     * thread alone) / (time of both at once). 2.00 means two free cores; about 1 means the host's
+     * other load left this process one core's worth.
+     */
+    private static double effectiveCores(List<byte[]> inMemory) throws InterruptedException {
+        Runnable work = () -> {
+            for (int i = 0; i < 10; i++) {
+                digest(inMemory);
+            }
+        };
+        work.run();
+        long start = System.nanoTime();
+        work.run();
+        long alone = System.nanoTime() - start;
+        Thread a = new Thread(work);
+        Thread b = new Thread(work);
+        start = System.nanoTime();
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+        long both = System.nanoTime() - start;
+        return 2.0 * alone / both;
     }
 
     private static SkillArtifact capture(Path dir) {
         return Captures.capture(dir).artifact().orElseThrow();
+    }
+
+    private static SkillArtifact captureOnOneThread(Path dir) {
+        return Capturer.capture(dir, Capturer.DEFAULT_MANIFEST_STEP, Optional.empty())
+                .artifact()
+                .orElseThrow();
     }
 
     private static byte[] digest(List<byte[]> files) {

@@ -3,6 +3,8 @@ package dev.skillgate.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.skillgate.inspect.internal.CaptureHashExecutor;
+import dev.skillgate.inspect.internal.RevisionPipeline;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.PortablePath;
@@ -34,11 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
  * directory, while the test captures at least 200 times. Every file's content names its generation;
  * a capture is either {@code SOURCE_CHANGED} (or, for the root swap, a root that was momentarily
  * absent before anything was read) or a capture whose files all come from one generation. A mixed
- * capture reported as clean fails the test.
+ * capture reported as clean fails the test. The files are large enough that the revision is hashed
+ * by a worker next to the reads and the verification pass (decision 0300).
  */
 class CaptureConcurrencyTest {
     private static final int ITERATIONS = 250;
-    private static final int PADDING = 8 * 1024;
+    /**
+     * Per file. Large enough that a capture hands its revision hash to a worker after {@code SKILL.md}
+     * and {@code a.txt} ({@link RevisionPipeline#OFFLOAD_THRESHOLD_BYTES}), so the races also run
+     * against a hash in progress.
+     */
+    private static final int PADDING = (int) Math.max(8 * 1024, RevisionPipeline.OFFLOAD_THRESHOLD_BYTES * 5 / 8);
+
     private static final Pattern GENERATION = Pattern.compile("gen=(\\d{8})");
     private static final String[] DECLARED = {"run.mjs", "a.txt", "lib/b.txt"};
 
@@ -142,6 +151,7 @@ class CaptureConcurrencyTest {
 
     /** Runs {@code writer} in a loop on another thread while {@code body} runs; rethrows its failure. */
     private static void racing(ThrowingStep writer, Runnable body) throws Exception {
+        long workerHashes = RevisionPipeline.workerHashes();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = new Thread(() -> {
@@ -162,6 +172,11 @@ class CaptureConcurrencyTest {
         }
         if (failure.get() != null) {
             throw new AssertionError("writer failed", failure.get());
+        }
+        long hashedByWorker = RevisionPipeline.workerHashes() - workerHashes;
+        System.out.printf("capture race: %d revisions hashed by a worker%n", hashedByWorker);
+        if (CaptureHashExecutor.THREADS > 0) {
+            assertThat(hashedByWorker).as("captures raced a worker's hash").isPositive();
         }
     }
 

@@ -47,12 +47,53 @@ public record Revision(Sha256Digest digest) {
         Objects.requireNonNull(files, "files");
         List<PortablePath> paths = new ArrayList<>(files.keySet());
         paths.sort(null);
-        MessageDigest digest = Sha256Digest.newMessageDigest();
-        digest.update(FRAMING_TAG.getBytes(StandardCharsets.US_ASCII));
-        digest.update((byte) 0);
-        ByteBuffer lengths = ByteBuffer.allocate(8);
+        Builder builder = builder();
         for (PortablePath path : paths) {
-            byte[] content = Objects.requireNonNull(files.get(path), "content");
+            builder.append(path, Objects.requireNonNull(files.get(path), "content"));
+        }
+        return builder.build();
+    }
+
+    /** A builder that hashes files one by one, in byte-wise path order, as they become available. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Computes a revision incrementally: the same framed bytes as {@link #compute}, hashed file by
+     * file, so a caller can hash files as it reads them instead of after.
+     *
+     * <p>Files must be appended in strictly increasing byte-wise (UTF-8, unsigned) path order, the
+     * order the framing requires; an out-of-order or repeated path is refused with {@link
+     * IllegalArgumentException} and leaves the builder unchanged. {@link #build()} ends the builder;
+     * any later call throws {@link IllegalStateException}. The content arrays are read during {@link
+     * #append}, never kept or modified.
+     *
+     * <p>Not thread-safe. A builder may move between threads only with a happens-before edge between
+     * its uses (a volatile write and read, a lock, a {@code Future}).
+     */
+    public static final class Builder {
+        private final MessageDigest digest = Sha256Digest.newMessageDigest();
+        private final ByteBuffer lengths = ByteBuffer.allocate(8);
+        private PortablePath last;
+        private boolean built;
+
+        private Builder() {
+            digest.update(FRAMING_TAG.getBytes(StandardCharsets.US_ASCII));
+            digest.update((byte) 0);
+        }
+
+        /** Hashes one file: its path (after every path appended before) and its content. */
+        public Builder append(PortablePath path, byte[] content) {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(content, "content");
+            if (built) {
+                throw new IllegalStateException("the revision was already built");
+            }
+            if (last != null && last.compareTo(path) >= 0) {
+                throw new IllegalArgumentException(
+                        "files must be appended in strictly increasing byte-wise path order");
+            }
             byte[] name = path.utf8();
             lengths.clear();
             lengths.putInt(name.length);
@@ -62,8 +103,18 @@ public record Revision(Sha256Digest digest) {
             lengths.putLong(content.length);
             digest.update(lengths.array(), 0, 8);
             digest.update(content);
+            last = path;
+            return this;
         }
-        return new Revision(Sha256Digest.of(digest.digest()));
+
+        /** The revision over every file appended; ends the builder. */
+        public Revision build() {
+            if (built) {
+                throw new IllegalStateException("the revision was already built");
+            }
+            built = true;
+            return new Revision(Sha256Digest.of(digest.digest()));
+        }
     }
 
     /** {@code sha256:} + hex. */

@@ -1,14 +1,20 @@
 package dev.skillgate.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RevisionTest {
 
@@ -87,5 +93,67 @@ class RevisionTest {
         reversed.put("a.mjs", "x");
         reversed.put("SKILL.md", "abc");
         assertThat(compute(reversed)).isEqualTo(r);
+    }
+
+    /** The builder, fed in path order, frames exactly like the independent reference. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void builderFedInPathOrderEqualsTheReference(long seed) {
+        Random random = new Random(seed);
+        String[] alphabet = {"a", "B", "z", "_", "-", ".x", "\u00e9", "\uFF5E", "\uD83D\uDE00", "0"};
+        Map<String, String> files = new HashMap<>();
+        int count = random.nextInt(70);
+        for (int i = 0; i < count; i++) {
+            StringBuilder path = new StringBuilder();
+            int segments = 1 + random.nextInt(3);
+            for (int s = 0; s < segments; s++) {
+                if (s > 0) {
+                    path.append('/');
+                }
+                int length = 1 + random.nextInt(4);
+                for (int c = 0; c < length; c++) {
+                    path.append(alphabet[random.nextInt(alphabet.length)]);
+                }
+            }
+            String p = path.toString();
+            try {
+                PortablePath.of(p);
+            } catch (InvalidValueException e) {
+                continue; // not a portable path (a leading dash, a dot segment...)
+            }
+            char[] content = new char[random.nextInt(3) == 0 ? 0 : random.nextInt(5000)];
+            for (int c = 0; c < content.length; c++) {
+                content[c] = (char) ('a' + random.nextInt(26));
+            }
+            files.put(p, new String(content));
+        }
+        TreeMap<PortablePath, byte[]> sorted = new TreeMap<>();
+        files.forEach((k, v) -> sorted.put(PortablePath.of(k), utf8(v)));
+        Revision.Builder builder = Revision.builder();
+        sorted.forEach(builder::append);
+        Revision built = builder.build();
+        assertThat(built).isEqualTo(reference(files));
+        assertThat(built).isEqualTo(compute(files));
+    }
+
+    @Test
+    void builderRefusesOutOfOrderAndRepeatedPathsAndUseAfterBuild() {
+        Revision.Builder builder = Revision.builder();
+        builder.append(PortablePath.of("B.md"), utf8("c"));
+        for (String bad : List.of("B.md", "A.md", "0")) {
+            assertThatThrownBy(() -> builder.append(PortablePath.of(bad), utf8("x")))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        // A refused append left the builder unchanged.
+        builder.append(PortablePath.of("a.md"), utf8("d"));
+        builder.append(PortablePath.of("\uFF5E.md"), utf8("a"));
+        builder.append(PortablePath.of("\uD83D\uDE00.md"), utf8("b"));
+        assertThat(builder.build().toString())
+                .isEqualTo("sha256:07710d61a507066103d0b586d8da95376943743e83ffcd5a0702a5506839fa2e");
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> builder.append(PortablePath.of("zz"), utf8("")))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(Revision.builder().build().toString())
+                .isEqualTo("sha256:9b666a3606826215f4609f8c6d68a69688717eccd440a9fc5e5ab647f5b362a0");
     }
 }

@@ -251,20 +251,45 @@ public final class ReaderCore {
      * root problems are thrown, because they spoil the whole batch.
      */
     public synchronized List<BatchResult> readBatch(List<BatchRequest> requests) throws Refusal {
+        return readBatch(requests, (index, result) -> {});
+    }
+
+    /** Told of each result of a {@link #readBatch} as soon as it is known, in request order. */
+    @FunctionalInterface
+    public interface BatchListener {
+        /**
+         * Result {@code index} of the batch. A {@link BatchRead}'s array is the same one the batch
+         * returns; the listener must not change it. Runs on the reading thread, under the reader's
+         * lock: it must be quick.
+         */
+        void onResult(int index, BatchResult result);
+    }
+
+    /**
+     * {@link #readBatch(List)}, telling {@code listener} of each result as soon as it is known, so
+     * that the caller can start on a file's bytes while the next file is read. Results given to the
+     * listener before a thrown {@code SOURCE_CHANGED} are not returned: the caller owns (and should
+     * clear) their arrays.
+     */
+    public synchronized List<BatchResult> readBatch(List<BatchRequest> requests, BatchListener listener)
+            throws Refusal {
         List<BatchResult> results = new ArrayList<>(requests.size());
         try (Opened opened = openRoot()) {
             Map<String, Dir> dirs = new HashMap<>();
             ByteBuffer probe = ByteBuffer.allocate(1);
             for (BatchRequest request : requests) {
+                BatchResult result;
                 try {
                     Dir parent = cachedParent(opened, dirs, request.path());
-                    results.add(readExact(parent, request, probe));
+                    result = readExact(parent, request, probe);
                 } catch (Refusal r) {
                     if (r.diagnostic().code() == ErrorCode.SOURCE_CHANGED) {
                         throw r;
                     }
-                    results.add(new BatchRefused(r.diagnostic()));
+                    result = new BatchRefused(r.diagnostic());
                 }
+                results.add(result);
+                listener.onResult(results.size() - 1, result);
             }
         } catch (IOException e) {
             throw new Refusal(ioProblem("", e));

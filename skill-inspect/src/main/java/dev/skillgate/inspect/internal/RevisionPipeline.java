@@ -1,0 +1,339 @@
+package dev.skillgate.inspect.internal;
+
+import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.Revision;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Hashes a capture's revision while the capture is still reading and verifying (decision 0300).
+ *
+ * <p>The revision's framing needs the files in byte-wise path order, so the pipeline is created with
+ * every path the revision will cover, sorted, and one slot per path. The capturing thread {@link
+ * #feed feeds} each file's bytes into its slot as soon as they are read, in any order. Once enough
+ * bytes were fed, one task on the shared {@link CaptureHashExecutor} consumes the slots strictly in
+ * path order through a {@link Revision.Builder}, waiting for a slot that is not filled yet. {@link
+ * #join} returns the revision; if no worker took the task (a single processor, a busy executor, a
+ * small bundle), the capturing thread hashes the slots itself there. The revision is byte for byte
+ * {@code Revision.compute} over the same files.
+ *
+ * <p>Ownership: the capturing thread owns the pipeline and must {@link #close} it in a {@code
+ * finally}. {@code close()} after a successful {@code join} only drops the references; otherwise it
+ * cancels the hash, waits until a running worker has stopped (at most the rest of one file's
+ * hashing), and then drops every reference to the buffers. So when {@code close()} returns, no
+ * thread reads the buffers any more and nothing the pipeline or its task holds points to them: the
+ * caller can clear them. The content arrays are only read, never modified.
+ *
+ * <p>Not thread-safe except between the capturing thread and its one worker.
+ */
+public final class RevisionPipeline implements AutoCloseable {
+    /**
+     * Below this many fed bytes the hash stays on the capturing thread: handing work to another
+     * thread costs tens of microseconds, which is what hashing about 64 KiB costs.
+     */
+    public static final long OFFLOAD_THRESHOLD_BYTES = 64 * 1024;
+
+    private static final int UNCLAIMED = 0;
+    private static final int WORKER = 1;
+    private static final int CALLER = 2;
+
+    /** Spins before parking, while the other side is expected within microseconds. */
+    private static final int SPINS = 200;
+
+    /** Parks are bounded, so a missed wake-up costs at most this, never a hang. */
+    private static final long PARK_NANOS = 200_000;
+
+    /** Revisions hashed by a worker since start-up; a diagnostic for tests and benchmarks. */
+    private static final LongAdder WORKER_HASHES = new LongAdder();
+
+    private final PortablePath[] paths;
+    private final AtomicReferenceArray<byte[]> slots;
+    private final Optional<Executor> executor;
+    private final long threshold;
+    private final AtomicInteger owner = new AtomicInteger(UNCLAIMED);
+    private Revision.Builder builder;
+
+    // Capturing thread only.
+    private long fed;
+    private int filled;
+    private Runnable task;
+    private boolean joined;
+    private boolean closed;
+
+    // Shared between the capturing thread and the worker.
+    private volatile boolean cancelled;
+    private volatile boolean finished;
+    private volatile Thread parkedWorker;
+    private volatile Thread waitingCaller;
+    private Revision result; // published by the volatile write of finished
+    private Throwable failure; // published by the volatile write of finished
+
+    private RevisionPipeline(List<PortablePath> sortedPaths, Optional<Executor> executor, long threshold) {
+        this.paths = sortedPaths.toArray(PortablePath[]::new);
+        for (int i = 1; i < paths.length; i++) {
+            if (paths[i - 1].compareTo(paths[i]) >= 0) {
+                throw new IllegalArgumentException("paths must be distinct and in byte-wise order");
+            }
+        }
+        this.slots = new AtomicReferenceArray<>(paths.length);
+        this.executor = executor;
+        this.threshold = threshold;
+        this.builder = Revision.builder();
+    }
+
+    /** A pipeline over {@code sortedPaths} that hashes on the shared executor when one exists. */
+    public static RevisionPipeline open(List<PortablePath> sortedPaths) {
+        return new RevisionPipeline(sortedPaths, CaptureHashExecutor.shared(), OFFLOAD_THRESHOLD_BYTES);
+    }
+
+    /**
+     * A pipeline with a chosen executor and threshold (tests: an executor that rejects, one that
+     * runs late, a threshold of zero).
+     */
+    public static RevisionPipeline open(List<PortablePath> sortedPaths, Optional<Executor> executor, long threshold) {
+        return new RevisionPipeline(sortedPaths, executor, threshold);
+    }
+
+    /** The paths the revision covers, in framing order. */
+    public List<PortablePath> paths() {
+        return List.of(paths);
+    }
+
+    /**
+     * Hands the bytes of {@code path} to the hash. Each path is fed once; the array must not change
+     * afterwards until {@link #close}.
+     */
+    public void feed(PortablePath path, byte[] content) {
+        if (closed || cancelled) {
+            throw new IllegalStateException("the pipeline was closed or cancelled");
+        }
+        int i = Arrays.binarySearch(paths, path);
+        if (i < 0) {
+            throw new IllegalArgumentException("not a path of this revision");
+        }
+        if (!slots.compareAndSet(i, null, content)) {
+            throw new IllegalStateException("a path was fed twice");
+        }
+        filled++;
+        fed += content.length;
+        if (task == null && executor.isPresent() && fed >= threshold) {
+            task = this::work;
+            try {
+                executor.get().execute(task);
+            } catch (RejectedExecutionException e) {
+                // Every worker is busy with other captures: join() hashes on this thread.
+            }
+        }
+        Thread worker = parkedWorker;
+        if (worker != null) {
+            LockSupport.unpark(worker);
+        }
+    }
+
+    /**
+     * Stops the hash without waiting: a worker stops before the next file. For a capture that will
+     * not use this revision; {@link #close} still has to run.
+     */
+    public void cancel() {
+        cancelled = true;
+        owner.compareAndSet(UNCLAIMED, CALLER);
+        Thread worker = parkedWorker;
+        if (worker != null) {
+            LockSupport.unpark(worker);
+        }
+    }
+
+    /**
+     * The revision over every path, once every path was fed. Waits for the worker if one is hashing,
+     * or hashes on this thread if none started. On {@link InterruptedException} nothing was returned;
+     * {@link #close} cancels and waits for the worker.
+     */
+    public Revision join() throws InterruptedException {
+        if (closed || cancelled || joined) {
+            throw new IllegalStateException("the pipeline was closed, cancelled or joined");
+        }
+        if (filled != paths.length) {
+            throw new IllegalStateException("not every path was fed");
+        }
+        if (owner.compareAndSet(UNCLAIMED, CALLER)) {
+            Revision revision = hash(false);
+            joined = true;
+            return revision;
+        }
+        awaitWorker(true);
+        if (failure != null) {
+            throw new IllegalStateException("hashing the revision failed", failure);
+        }
+        if (result == null) {
+            throw new IllegalStateException("the hash stopped without a revision");
+        }
+        joined = true;
+        return result;
+    }
+
+    /**
+     * Cancels the hash unless it was joined, waits (uninterruptibly, keeping the interrupt status)
+     * until a running worker has stopped, and drops every reference to the fed buffers. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (!joined) {
+            cancel();
+            if (owner.get() == WORKER) {
+                awaitWorkerUninterruptibly();
+            }
+        }
+        if (task != null && owner.get() != WORKER && executor.orElse(null) instanceof ThreadPoolExecutor pool) {
+            // Not needed any more: take it out of the queue rather than leave a no-op there.
+            pool.remove(task);
+        }
+        for (int i = 0; i < paths.length; i++) {
+            slots.set(i, null);
+        }
+        builder = null;
+        result = null;
+        failure = null;
+    }
+
+    /** Whether a worker thread (rather than the capturing thread) took the hash; for tests. */
+    public boolean hashedByWorker() {
+        return owner.get() == WORKER;
+    }
+
+    /** How many revisions a worker has hashed to the end in this JVM; for tests and benchmarks. */
+    public static long workerHashes() {
+        return WORKER_HASHES.sum();
+    }
+
+    /** Whether a worker is still inside the hash; for tests of {@link #close}. */
+    boolean workerRunning() {
+        return owner.get() == WORKER && !finished;
+    }
+
+    /** How many slots still reference an array; for tests of {@link #close}. */
+    int heldSlots() {
+        int held = 0;
+        for (int i = 0; i < paths.length; i++) {
+            held += slots.get(i) == null ? 0 : 1;
+        }
+        return held;
+    }
+
+    private void work() {
+        if (!owner.compareAndSet(UNCLAIMED, WORKER)) {
+            return; // the capturing thread took the hash, or cancelled it; the slots are not ours
+        }
+        try {
+            result = hash(true);
+            if (result != null) {
+                WORKER_HASHES.increment();
+            }
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            finished = true;
+            Thread caller = waitingCaller;
+            if (caller != null) {
+                LockSupport.unpark(caller);
+            }
+        }
+    }
+
+    /** The revision, or {@code null} when cancelled. */
+    private Revision hash(boolean onWorker) {
+        Revision.Builder b = builder;
+        for (int i = 0; i < paths.length; i++) {
+            byte[] content = onWorker ? awaitSlot(i) : slots.get(i);
+            if (content == null || cancelled) {
+                return null;
+            }
+            b.append(paths[i], content);
+        }
+        return b.build();
+    }
+
+    /** The content of slot {@code i} once it is fed, or {@code null} when the hash is cancelled. */
+    private byte[] awaitSlot(int i) {
+        byte[] content = slots.get(i);
+        for (int spin = 0; content == null && spin < SPINS; spin++) {
+            if (cancelled) {
+                return null;
+            }
+            Thread.onSpinWait();
+            content = slots.get(i);
+        }
+        if (content != null) {
+            return content;
+        }
+        parkedWorker = Thread.currentThread();
+        try {
+            while (true) {
+                if (cancelled) {
+                    return null;
+                }
+                content = slots.get(i);
+                if (content != null) {
+                    return content;
+                }
+                LockSupport.parkNanos(this, PARK_NANOS);
+            }
+        } finally {
+            parkedWorker = null;
+        }
+    }
+
+    /**
+     * Waits until the worker has finished. Interruptible: throws on an interrupt. Otherwise: keeps
+     * waiting and returns whether the thread was interrupted meanwhile (its status is cleared so
+     * that parking keeps working; the caller restores it).
+     */
+    private boolean awaitWorker(boolean interruptible) throws InterruptedException {
+        for (int spin = 0; !finished && spin < SPINS; spin++) {
+            Thread.onSpinWait();
+        }
+        boolean interrupted = false;
+        if (finished) {
+            return false;
+        }
+        waitingCaller = Thread.currentThread();
+        try {
+            while (!finished) {
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        throw new InterruptedException("interrupted while the revision was hashed");
+                    }
+                    interrupted = true;
+                }
+                LockSupport.parkNanos(this, PARK_NANOS);
+            }
+        } finally {
+            waitingCaller = null;
+        }
+        return interrupted;
+    }
+
+    private void awaitWorkerUninterruptibly() {
+        // Bounded: a cancelled worker stops before its next file (at most 1 MiB more to hash).
+        boolean interrupted;
+        try {
+            interrupted = awaitWorker(false);
+        } catch (InterruptedException e) {
+            interrupted = true; // not thrown when not interruptible
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
