@@ -6,6 +6,7 @@ module dev.skillgate.cli {
     requires dev.skillgate.model;
     requires dev.skillgate.inspect;
     requires dev.skillgate.audit;
+    requires dev.skillgate.engine;
     requires tools.jackson.databind;
 
     exports dev.skillgate.cli;

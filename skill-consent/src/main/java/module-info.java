@@ -1,9 +1,13 @@
 /**
  * Exact, one-use consent: bindings, the proposal ledger, execution policy, receipts, launch gates and the approval SPI.
  *
- * <p>Nothing here is a sandbox: a consented script runs with the host user's file and network access.
+ * <p>Depends on {@code dev.skillgate.model} and the JDK only (no JSON library: the policy file is
+ * read by a small strict reader in the internal package). Nothing here is a sandbox: a consented
+ * script runs with the host user's file and network access.
  */
 module dev.skillgate.consent {
     requires transitive dev.skillgate.model;
-// Packages are exported here as they land; internal packages never are.
+
+    exports dev.skillgate.consent;
+    exports dev.skillgate.consent.spi;
 }

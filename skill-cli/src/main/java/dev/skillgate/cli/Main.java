@@ -1,6 +1,7 @@
 package dev.skillgate.cli;
 
 import dev.skillgate.cli.internal.Cli;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -28,5 +29,15 @@ public final class Main {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return new Cli(out, err).run(args);
+    }
+
+    /**
+     * Runs the command without exiting, reading standard input from {@code in} (the {@code run}
+     * command's approval prompt).
+     *
+     * @return the exit code
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return new Cli(in, out, err).run(args);
     }
 }

@@ -48,4 +48,38 @@ public record ConsentBinding(
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(outputLimit, "outputLimit");
     }
+
+    /** The domain tag that starts the framing {@link #digest()} hashes. */
+    public static final String DIGEST_TAG = "skillgate-consent/v1/binding";
+
+    /**
+     * A stable SHA-256 over every field, for audit records that must name a binding without holding
+     * it: the UTF-8 tag {@value #DIGEST_TAG}, then each field as a 4-byte big-endian length and its
+     * UTF-8 text — agent, run, workspace real path, workspace file key, revision, invocation digest,
+     * runtime path, runtime version, runtime digest (empty when not pinned), timeout millis, output
+     * bytes. Equal bindings have equal digests; a change to any field changes it. The digest reveals
+     * nothing a holder of the binding could not compute, and proves nothing about the launch.
+     */
+    public Sha256Digest digest() {
+        java.security.MessageDigest md = Sha256Digest.newMessageDigest();
+        for (String field : new String[] {
+            DIGEST_TAG,
+            agent.value(),
+            run.value(),
+            workspace.realPath().toString(),
+            workspace.fileKey(),
+            revision.toString(),
+            invocationDigest.toString(),
+            runtime.executable().toString(),
+            runtime.version(),
+            runtime.binaryDigest().map(Sha256Digest::toString).orElse(""),
+            Integer.toString(timeout.millis()),
+            Integer.toString(outputLimit.bytes())
+        }) {
+            byte[] bytes = field.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            md.update(java.nio.ByteBuffer.allocate(4).putInt(bytes.length).array());
+            md.update(bytes);
+        }
+        return Sha256Digest.of(md.digest());
+    }
 }

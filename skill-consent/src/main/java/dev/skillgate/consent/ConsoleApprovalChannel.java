@@ -78,6 +78,18 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         });
     }
 
+    @Override
+    public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
+        Objects.requireNonNull(request, "request");
+        return submit(() -> {
+            out.print(ApprovalText.render(request));
+            return ask("Allow this agent to use these exact instructions? [y/N, s = show SKILL.md] ", () -> {
+                Optional<String> text = request.readInstructions();
+                out.print(text.map(ApprovalText::block).orElse("  (instructions unavailable)\n"));
+            });
+        });
+    }
+
     /** Stops the reader thread; later requests are denied as unavailable. */
     @Override
     public void close() {

@@ -26,6 +26,7 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
     private final Deque<CompletableFuture<ApprovalDecision>> held = new ArrayDeque<>();
     private final List<ApprovalRequest> requests = new ArrayList<>();
     private final List<WorkflowApprovalRequest> workflowRequests = new ArrayList<>();
+    private final List<ActivationApprovalRequest> activationRequests = new ArrayList<>();
     private boolean closed;
 
     private ScriptedApprovalChannel(boolean holdWhenEmpty) {
@@ -88,6 +89,15 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
         return answer();
     }
 
+    @Override
+    public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
+        Objects.requireNonNull(request, "request");
+        synchronized (this) {
+            activationRequests.add(request);
+        }
+        return answer();
+    }
+
     private synchronized CompletionStage<ApprovalDecision> answer() {
         if (closed) {
             return CompletableFuture.completedFuture(closedDenial());
@@ -113,6 +123,11 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
     /** Every workflow request shown so far, oldest first. */
     public synchronized List<WorkflowApprovalRequest> workflowRequests() {
         return List.copyOf(workflowRequests);
+    }
+
+    /** Every activation (first-use) request shown so far, oldest first. */
+    public synchronized List<ActivationApprovalRequest> activationRequests() {
+        return List.copyOf(activationRequests);
     }
 
     /** How many requests are held waiting for a decision. */

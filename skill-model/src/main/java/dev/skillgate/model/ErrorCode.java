@@ -35,6 +35,8 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT, "A FIFO, device, socket or directory was found where a regular file was expected."),
     /** Discovery stopped at its configured depth or entry bound. */
     LAYOUT_WALK_LIMIT(ErrorGroup.LAYOUT, "Discovery stopped at its configured depth or entry bound."),
+    /** No loadable skill of that name was found in the configured skill roots. */
+    SKILL_NOT_FOUND(ErrorGroup.LAYOUT, "No loadable skill of that name was found in the configured skill roots."),
     // --- FRONTMATTER ---
     /** SKILL.md does not start with a --- frontmatter line. */
     FM_START(ErrorGroup.FRONTMATTER, "`SKILL.md` does not start with a `---` frontmatter line."),
@@ -439,6 +441,12 @@ public enum ErrorCode {
     /** A descendant detached from the script's process group; the run is rejected. */
     DETACHED_DESCENDANTS(
             ErrorGroup.EXECUTION, "A descendant detached from the script's process group; the run is rejected."),
+    /** The caller's deadline passed; the outcome was delivered before the process tree settled. */
+    EXEC_CALLER_DEADLINE(
+            ErrorGroup.EXECUTION,
+            "The caller's deadline passed; the outcome was delivered before the process tree settled."),
+    /** The SkillGate instance is closed; nothing new starts. */
+    ENGINE_CLOSED(ErrorGroup.EXECUTION, "The `SkillGate` instance is closed; nothing new starts."),
     // --- SUPERVISION ---
     /** No supervisor that can prove cleanup exists here, and the portable one was not chosen. */
     PROCESS_OWNERSHIP_UNSUPPORTED(
@@ -460,6 +468,9 @@ public enum ErrorCode {
     SUPERVISOR_REQUEST_REJECTED(
             ErrorGroup.SUPERVISION,
             "The supervisor helper refused the launch request (denied environment key, relative path, bound out of range)."),
+    /** Several process supervisors are available and the host named none; nothing runs. */
+    SUPERVISOR_AMBIGUOUS(
+            ErrorGroup.SUPERVISION, "Several process supervisors are available and the host named none; nothing runs."),
     // --- AUDIT ---
     /** The audit log is disabled after corruption; trust is off until an operator repair. */
     AUDIT_DISABLED(

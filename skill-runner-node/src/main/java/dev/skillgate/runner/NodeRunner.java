@@ -1,8 +1,14 @@
 package dev.skillgate.runner;
 
 import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.RunId;
+import dev.skillgate.runner.internal.NodeFlags;
 import dev.skillgate.runner.internal.RunExecution;
+import dev.skillgate.runner.internal.Staging;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -47,6 +53,32 @@ public final class NodeRunner {
         Objects.requireNonNull(listener, "listener");
         return RunExecution.start(request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, listener);
     }
+
+    /**
+     * The argument vector this runner starts for {@code entrypoint} with a runtime verified as
+     * {@code verified}, for an approval request (SPEC §8): the real node path, the fixed flags of
+     * that version, {@code --}, and the absolute staged entrypoint. The run directory's random
+     * 32-hex attempt token is chosen at staging time, so it is shown as
+     * {@value #ATTEMPT_PLACEHOLDER}; every other element is exactly what the supervisor receives.
+     * Starts nothing and reads nothing.
+     */
+    public List<String> argvPreview(NodeRuntime.Verified verified, RunId runId, PortablePath entrypoint) {
+        Objects.requireNonNull(verified, "verified");
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(entrypoint, "entrypoint");
+        List<String> argv = new ArrayList<>();
+        argv.add(runtime.executable().toString());
+        argv.addAll(NodeFlags.forVersion(verified.major(), verified.minor()));
+        Path bundle = dataDirectory
+                .resolve(Staging.STAGING)
+                .resolve(ATTEMPT_PLACEHOLDER + "-" + runId.value())
+                .resolve(Staging.BUNDLE);
+        argv.add(entrypoint.resolveUnder(bundle).toAbsolutePath().toString());
+        return List.copyOf(argv);
+    }
+
+    /** Stands for the run directory's random attempt token in {@link #argvPreview}. */
+    public static final String ATTEMPT_PLACEHOLDER = "<attempt>";
 
     /** Runs an execution and waits for its envelope. */
     public ExecutionEnvelope run(NodeRunRequest request) {

@@ -18,14 +18,28 @@ public final class Cli {
             new InspectCommand(),
             new CheckInputCommand(),
             new VerifySignatureCommand(),
+            new RunCommand(),
             new AuditCommand(),
             new TrustCommand());
 
+    /** A command that reads standard input (the {@code run} command's approval prompt). */
+    interface NeedsInput {
+        /** Runs the command with {@code in} as its standard input. */
+        ExitCode run(List<String> args, InputStream in, PrintStream out, PrintStream err) throws UsageException;
+    }
+
+    private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
 
-    /** A dispatcher writing to the given streams. */
+    /** A dispatcher reading {@code System.in} and writing to the given streams. */
     public Cli(PrintStream out, PrintStream err) {
+        this(System.in, out, err);
+    }
+
+    /** A dispatcher reading {@code in} and writing to the given streams. */
+    public Cli(InputStream in, PrintStream out, PrintStream err) {
+        this.in = in;
         this.out = out;
         this.err = err;
     }
@@ -68,7 +82,9 @@ public final class Cli {
             return ExitCode.OK;
         }
         try {
-            return command.get().run(rest, out, err);
+            return command.get() instanceof NeedsInput reader
+                    ? reader.run(rest, in, out, err)
+                    : command.get().run(rest, out, err);
         } catch (UsageException e) {
             err.println("skillgate " + command.get().name() + ": " + e.getMessage());
             err.print(command.get().usage());

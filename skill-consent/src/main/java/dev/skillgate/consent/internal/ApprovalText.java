@@ -1,9 +1,14 @@
 package dev.skillgate.consent.internal;
 
+import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalRequest;
 import dev.skillgate.consent.ArtifactDescription;
 import dev.skillgate.consent.PlannedStep;
 import dev.skillgate.consent.WorkflowApprovalRequest;
+import dev.skillgate.model.AgentRequirement;
+import dev.skillgate.model.InputType;
+import dev.skillgate.model.SkillContract;
+import dev.skillgate.model.ToolClass;
 import java.util.List;
 
 /**
@@ -97,6 +102,73 @@ public final class ApprovalText {
         }
         line(out, "expires", r.expiresAt().toString());
         return out.toString();
+    }
+
+    /** A prompt skill's first-use request, ending with a newline. */
+    public static String render(ActivationApprovalRequest r) {
+        StringBuilder out = new StringBuilder(1024);
+        out.append("==== Skillgate first-use approval of a prompt skill ====\n");
+        out.append("WARNING: ").append(ActivationApprovalRequest.PROMPT_WARNING).append(".\n");
+        out.append("This approves the instructions only; running the skill's script needs its own consent.\n");
+        line(out, "skill", r.skill().value());
+        line(out, "revision", r.revision().toString());
+        line(out, "agent", r.agent().value() + "  (" + r.agentKind() + " " + r.agentVersion() + ")");
+        if (r.contract().isEmpty()) {
+            line(out, "contract", "none: the skill declares no needs (origin local, unsigned)");
+        } else {
+            SkillContract c = r.contract().get();
+            line(
+                    out,
+                    "contract",
+                    r.contractDigest().get() + "  (" + c.identity().id() + " "
+                            + c.identity().version() + ")");
+            line(
+                    out,
+                    "origin",
+                    c.origin().type().wireName()
+                            + c.origin()
+                                    .publisher()
+                                    .map(p -> ", publisher " + p)
+                                    .orElse(""));
+            for (AgentRequirement a : c.agents()) {
+                line(out, "agent range", a.kind() + " " + a.minVersion() + " to " + a.maxVersion());
+            }
+            line(
+                    out,
+                    "inputs",
+                    names(c.inputTypes().stream()
+                            .map(InputType::wireName)
+                            .sorted()
+                            .toList()));
+            line(
+                    out,
+                    "tools",
+                    names(c.tools().stream().map(ToolClass::wireName).sorted().toList()));
+            line(out, "credentials", names(c.credentials()));
+            line(out, "permission", c.permissionMode().wireName());
+            line(
+                    out,
+                    "destinations",
+                    names(c.networkDestinations().stream().map(Object::toString).toList()));
+            line(out, "side effects", c.sideEffectClass().wireName());
+        }
+        long total = r.files().stream()
+                .mapToLong(ArtifactDescription.FileEntry::size)
+                .sum();
+        line(out, "files", r.files().size() + " files, " + total + " bytes");
+        for (ArtifactDescription.FileEntry f : r.files()) {
+            wrapped(
+                    out,
+                    "  ",
+                    "  +",
+                    padLeft(Long.toString(f.size()), 8) + "  " + f.path().value() + "  " + f.digest());
+        }
+        line(out, "created", r.createdAt().toString());
+        return out.toString();
+    }
+
+    private static String names(List<String> names) {
+        return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     /** Source or other multi-line untrusted text, indented, each line made safe. */

@@ -1,5 +1,6 @@
 package dev.skillgate.consent.internal;
 
+import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ApprovalRequest;
 import dev.skillgate.consent.WorkflowApprovalRequest;
@@ -40,6 +41,11 @@ public final class FailClosedApprovalChannel implements ApprovalChannel {
     @Override
     public CompletionStage<ApprovalDecision> requestWorkflow(WorkflowApprovalRequest request) {
         return guard(() -> delegate.requestWorkflow(request));
+    }
+
+    @Override
+    public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
+        return guard(() -> delegate.requestActivation(request));
     }
 
     private CompletionStage<ApprovalDecision> guard(Supplier<CompletionStage<ApprovalDecision>> call) {

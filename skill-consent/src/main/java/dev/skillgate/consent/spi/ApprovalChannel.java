@@ -1,5 +1,6 @@
 package dev.skillgate.consent.spi;
 
+import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ApprovalRequest;
 import dev.skillgate.consent.WorkflowApprovalRequest;
@@ -34,6 +35,16 @@ public interface ApprovalChannel {
     default CompletionStage<ApprovalDecision> requestWorkflow(WorkflowApprovalRequest request) {
         return CompletableFuture.completedFuture(new ApprovalDecision.Denied(
                 ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "this approval channel cannot show workflow plans"));
+    }
+
+    /**
+     * Shows a prompt skill's first-use approval request (SPEC §12 activation). The default denies with
+     * {@link ErrorCode#CONSENT_CHANNEL_UNAVAILABLE}: a channel that cannot show activations can never
+     * approve one.
+     */
+    default CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
+        return CompletableFuture.completedFuture(new ApprovalDecision.Denied(
+                ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "this approval channel cannot show activation requests"));
     }
 
     /**

@@ -1,0 +1,503 @@
+package dev.skillgate.cli.internal;
+
+import dev.skillgate.cli.ExitCode;
+import dev.skillgate.consent.ConsoleApprovalChannel;
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.engine.ExecutionRequest;
+import dev.skillgate.engine.SkillGate;
+import dev.skillgate.engine.SkillSummary;
+import dev.skillgate.engine.SupervisorSelection;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.SkillValidator;
+import dev.skillgate.inspect.ValidationReport;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupReport;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorGroup;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.InputType;
+import dev.skillgate.model.InvalidValueException;
+import dev.skillgate.model.Limits;
+import dev.skillgate.model.PermissionMode;
+import dev.skillgate.model.ProcessExit;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
+import dev.skillgate.model.ToolClass;
+import dev.skillgate.runner.NodeRuntime;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code skillgate run DIR --node ABS_PATH --input JSON|@FILE [--workspace DIR] [--approve sha256:REV]
+ * [--data-dir DIR] [--node-version V] [--json]}: runs one skill's script through the engine, with the
+ * approval request shown on the terminal (SPEC §13).
+ *
+ * <p>Without {@code --approve} the human answers the prompt ({@code y}/{@code yes} approves; anything
+ * else, end of input included, denies). With {@code --approve} the request is still printed, and it
+ * is approved only if the captured revision equals the one given; otherwise it is denied and nothing
+ * runs. Exit codes: 0 succeeded, 1 failed or invalid input/bundle, 2 usage, 3 refused, 4 cleanup
+ * unknown. Not a sandbox: an approved script runs with the user's files and network.
+ */
+final class RunCommand implements Command, Cli.NeedsInput {
+    /** The agent id the CLI acts as (it binds consent and audit records). */
+    static final AgentId AGENT = AgentId.of("skillgate-cli");
+
+    /**
+     * The agent context a skill's trust contract is checked against: the CLI itself, at its own
+     * version, offering text, structured data and files as input and no tools beyond its own,
+     * granting workspace-write (the script's working directory is the workspace), no credentials.
+     * A statement about what the CLI offers, not a confinement.
+     */
+    static AgentContext agentContext() {
+        SemVer version;
+        try {
+            version = SemVer.parse(Cli.version());
+        } catch (InvalidValueException e) {
+            version = SemVer.parse("0.0.0");
+        }
+        return AgentContext.of(
+                AGENT.value(),
+                version,
+                Set.of(InputType.TEXT, InputType.STRUCTURED_DATA, InputType.FILE),
+                Set.of(ToolClass.AGENT_NATIVE),
+                PermissionMode.WORKSPACE_WRITE);
+    }
+
+    /** How long {@code close()} waits for a run to settle when the command ends. */
+    static final Duration DRAIN_WAIT = Duration.ofSeconds(30);
+
+    @Override
+    public String name() {
+        return "run";
+    }
+
+    @Override
+    public String summary() {
+        return "run a skill's script after approving the exact request on the terminal";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: skillgate run DIR --node ABS_PATH --input JSON|@FILE [--workspace DIR]
+                                     [--approve sha256:REV] [--data-dir DIR] [--node-version V] [--json]
+
+                Captures the skill in DIR, checks the input against its inputSchema, shows the approval
+                request (files and digests, input, argv, workspace, runtime, limits, and the warning that
+                the script runs as you with your files and network: this is not a sandbox), asks, then
+                runs the script under the process supervisor and prints the checked envelope.
+
+                  --node ABS_PATH     the Node binary, an absolute path (never looked up on PATH)
+                  --node-version V    the exact version it must report (default: ask it once, with an
+                                      empty environment, and pin the answer)
+                  --input JSON|@FILE  the invocation: JSON text, or @ and a file holding it (<= 64 KiB)
+                  --workspace DIR     the script's working directory (default: the current directory)
+                  --approve sha256:REV  approve without asking, only if the captured revision is REV
+                  --data-dir DIR      private state (policy, audit log, staging); default: a temporary
+                                      directory removed afterwards (kept when cleanup is unknown)
+                  --json              print the documented JSON document (docs/cli.md); the approval
+                                      request then goes to standard error
+                exit codes: 0 succeeded, 1 failed or invalid, 2 usage, 3 refused, 4 cleanup unknown
+                """;
+    }
+
+    @Override
+    public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        return run(args, System.in, out, err);
+    }
+
+    @Override
+    public ExitCode run(List<String> argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
+        Args args = Args.parse(
+                argv,
+                Set.of("--json"),
+                Set.of("--node", "--node-version", "--input", "--workspace", "--approve", "--data-dir"));
+        List<String> positionals = args.positionals();
+        if (positionals.size() != 1) {
+            throw new UsageException("expected exactly one skill directory");
+        }
+        boolean json = args.has("--json");
+        Path dir = Path.of(positionals.get(0)).toAbsolutePath().normalize();
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new UsageException("no such skill directory: " + Args.safe(dir.toString()));
+        }
+        Path node = Path.of(args.value("--node").orElseThrow(() -> new UsageException("--node is required")));
+        if (!node.isAbsolute()) {
+            throw new UsageException("--node must be an absolute path (it is never looked up on PATH)");
+        }
+        byte[] input = input(args.value("--input").orElseThrow(() -> new UsageException("--input is required")));
+        Path workspace =
+                Path.of(args.value("--workspace").orElse(".")).toAbsolutePath().normalize();
+        Optional<Revision> approve = Optional.empty();
+        if (args.value("--approve").isPresent()) {
+            try {
+                approve = Optional.of(Revision.parse(args.value("--approve").get()));
+            } catch (InvalidValueException e) {
+                throw new UsageException("--approve needs sha256: and 64 lowercase hex digits");
+            }
+        }
+        Optional<String> dataDirOption = args.value("--data-dir");
+        if (dataDirOption.isPresent() && dataDirOption.get().isEmpty()) {
+            throw new UsageException("--data-dir must not be empty");
+        }
+        PrintStream talk = json ? err : out;
+
+        Optional<String> version = args.value("--node-version");
+        if (version.isEmpty()) {
+            version = askVersion(node);
+            if (version.isEmpty()) {
+                err.println("skillgate run: " + Args.safe(node.toString()) + " did not answer --version");
+                return ExitCode.REFUSED;
+            }
+        }
+        NodeRuntime runtime;
+        try {
+            runtime = NodeRuntime.pinned(node, version.get());
+        } catch (InvalidValueException e) {
+            err.println("skillgate run: " + e.getMessage());
+            return ExitCode.REFUSED;
+        }
+
+        Path dataDir;
+        boolean temporary = dataDirOption.isEmpty();
+        try {
+            dataDir = temporary
+                    ? Files.createTempDirectory(
+                            "skillgate-run-",
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                    : Path.of(dataDirOption.get()).toAbsolutePath().normalize();
+        } catch (IOException | UnsupportedOperationException e) {
+            err.println("skillgate run: cannot create a data directory ("
+                    + e.getClass().getSimpleName() + ")");
+            return ExitCode.INVALID;
+        }
+
+        ExitCode code;
+        Optional<ExecutionEnvelope> envelope = Optional.empty();
+        try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
+            SkillGate gate = SkillGate.builder()
+                    .dataDirectory(dataDir)
+                    .skillRoot(dir.getParent() == null ? dir : dir.getParent())
+                    .nodeRuntime(runtime)
+                    .approvalChannel(answers)
+                    .agentContext(agentContext())
+                    .build();
+            Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                Optional<SkillSummary> skill = gate.catalog().stream()
+                        .filter(s -> s.location().getParent().equals(dir))
+                        .findFirst();
+                if (skill.isEmpty()) {
+                    notASkill(dir, err);
+                    return ExitCode.INVALID;
+                }
+                SupervisorSelection supervisor = gate.supervisor();
+                if (!json) {
+                    out.println("skill: " + Args.safe(skill.get().name()) + " (" + Args.safe(dir.toString()) + ")");
+                    out.println("  " + Args.safe(skill.get().description()));
+                    out.println(
+                            "runtime: " + Args.safe(runtime.executable().toString()) + " " + Args.safe(version.get())
+                                    + (args.value("--node-version").isPresent() ? "" : " (asked once, pinned)"));
+                    out.println("supervisor: " + Args.safe(supervisor.name())
+                            + (supervisor.available()
+                                    ? (supervisor.provesCleanup() ? " (proves cleanup)" : " (cannot prove cleanup)")
+                                    : " (none: " + Args.safe(supervisor.explanation()) + ")"));
+                    out.println("data directory: " + Args.safe(dataDir.toString()) + (temporary ? " (temporary)" : ""));
+                    out.println();
+                }
+                ExecutionEnvelope env = gate.execute(
+                        ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace));
+                envelope = Optional.of(env);
+                code = exitCode(env);
+                if (json) {
+                    JsonOut.print(out, document(skill.get().name(), dir, approve, supervisor, env));
+                } else {
+                    printEnvelope(out, env);
+                }
+            } finally {
+                gate.close(DRAIN_WAIT);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // The hook is running already.
+                }
+            }
+        } finally {
+            boolean retained =
+                    envelope.flatMap(e -> e.cleanup().retainedStaging()).isPresent();
+            if (temporary && !retained) {
+                deleteQuietly(dataDir);
+            } else if (temporary) {
+                err.println("skillgate run: the data directory is kept because cleanup was not proven: "
+                        + Args.safe(dataDir.toString()));
+            }
+        }
+        return code;
+    }
+
+    /** The invocation bytes: the argument itself, or a bounded read of {@code @FILE}. */
+    private static byte[] input(String value) throws UsageException {
+        if (!value.startsWith("@")) {
+            return value.getBytes(StandardCharsets.UTF_8);
+        }
+        Path file = Path.of(value.substring(1));
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            // One byte over the bound is enough for the engine to refuse it with JSON_TOO_LARGE.
+            return in.readNBytes(Limits.INVOCATION_BYTES + 1);
+        } catch (IOException e) {
+            throw new UsageException("cannot read the input file " + Args.safe(file.toString()) + " ("
+                    + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** Asks the binary for its version once, with an empty environment, bounded. */
+    static Optional<String> askVersion(Path node) {
+        ProcessBuilder pb = new ProcessBuilder(node.toString(), "--version");
+        pb.environment().clear();
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        try {
+            Process p = pb.start();
+            p.getOutputStream().close();
+            CompletableFuture<byte[]> head = CompletableFuture.supplyAsync(() -> {
+                try (InputStream s = p.getInputStream()) {
+                    byte[] first = s.readNBytes(65);
+                    s.transferTo(java.io.OutputStream.nullOutputStream());
+                    return first;
+                } catch (IOException e) {
+                    return new byte[0];
+                }
+            });
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return Optional.empty();
+            }
+            byte[] out = head.get(10, TimeUnit.SECONDS);
+            String text = new String(out, StandardCharsets.UTF_8).strip();
+            if (p.exitValue() != 0 || out.length > 64 || text.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(text);
+        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    private static void notASkill(Path dir, PrintStream err) {
+        err.println("skillgate run: " + Args.safe(dir.toString()) + " is not a loadable skill");
+        ValidationReport report = SkillValidator.validate(dir);
+        for (Diagnostic d : report.loadErrors()) {
+            err.println("  - " + d.code() + ": " + d.message());
+        }
+    }
+
+    /** SPEC §13: 0 success, 1 failed or invalid, 3 refused, 4 cleanup unknown. */
+    static ExitCode exitCode(ExecutionEnvelope env) {
+        return switch (env.status()) {
+            case SUCCEEDED -> ExitCode.OK;
+            case CLEANUP_UNKNOWN -> ExitCode.CLEANUP_UNKNOWN;
+            case REFUSED -> invalidInput(env) ? ExitCode.INVALID : ExitCode.REFUSED;
+            default -> ExitCode.INVALID;
+        };
+    }
+
+    /** A refusal because the input or the bundle is invalid (not consent, policy, gates or supervision). */
+    private static boolean invalidInput(ExecutionEnvelope env) {
+        if (env.errors().isEmpty()) {
+            return false;
+        }
+        ErrorGroup group = env.errors().get(0).code().group();
+        return switch (group) {
+            case JSON, VALUE, SCHEMA, MANIFEST, FIELD, FRONTMATTER, PATH, READ, LAYOUT, CONTRACT -> true;
+            default -> env.errors().get(0).code() == dev.skillgate.model.ErrorCode.EXECUTION_UNAVAILABLE;
+        };
+    }
+
+    private static void printEnvelope(PrintStream out, ExecutionEnvelope env) {
+        out.println();
+        out.println("status: " + env.status());
+        env.output().ifPresent(o -> out.println("output: " + Args.safe(o)));
+        out.println("run: " + env.runId());
+        out.println("revision: " + env.revision().map(Revision::toString).orElse("-"));
+        out.println("runtime: " + env.runtimeVersion().map(Args::safe).orElse("-"));
+        out.println("exit: " + exitText(env.exit()));
+        out.println("elapsed: " + env.elapsed().toMillis() + " ms");
+        CleanupReport c = env.cleanup();
+        out.println("cleanup: " + c.status() + " (" + c.descendantsSeen() + " process(es) seen"
+                + (c.detachedSeen() ? ", a detached descendant was seen" : "") + ")"
+                + c.retainedStaging()
+                        .map(p -> "; staging kept at " + Args.safe(p.toString()))
+                        .orElse(""));
+        out.println("hardening: " + env.hardening());
+        for (Diagnostic d : env.errors()) {
+            out.println("  " + d.severity().name().toLowerCase(java.util.Locale.ROOT) + ": " + d.code()
+                    + (d.location().isEmpty() ? "" : " at " + d.location()) + ": " + d.message());
+        }
+    }
+
+    private static String exitText(ProcessExit exit) {
+        if (exit instanceof ProcessExit.Code c) {
+            return "code " + c.code();
+        }
+        if (exit instanceof ProcessExit.Signal s) {
+            return "signal " + s.signal();
+        }
+        return "not observed";
+    }
+
+    static Map<String, Object> document(
+            String skill, Path dir, Optional<Revision> approve, SupervisorSelection supervisor, ExecutionEnvelope env) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", "skillgate.run/1");
+        doc.put("skill", skill);
+        doc.put("directory", dir.toString());
+        doc.put("approval", approve.isPresent() ? "--approve " + approve.get() : "terminal");
+        Map<String, Object> sup = new LinkedHashMap<>();
+        sup.put("name", supervisor.name());
+        sup.put("available", supervisor.available());
+        sup.put("provesCleanup", supervisor.provesCleanup());
+        sup.put("explanation", supervisor.explanation());
+        doc.put("supervisor", sup);
+        doc.put("envelope", envelope(env));
+        return doc;
+    }
+
+    static Map<String, Object> envelope(ExecutionEnvelope env) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", env.status().name());
+        m.put("runId", env.runId().value());
+        m.put("revision", env.revision().map(Revision::toString).orElse(null));
+        m.put("runtimeVersion", env.runtimeVersion().orElse(null));
+        m.put("elapsedMillis", env.elapsed().toMillis());
+        Map<String, Object> exit = new LinkedHashMap<>();
+        if (env.exit() instanceof ProcessExit.Code c) {
+            exit.put("kind", "code");
+            exit.put("code", c.code());
+        } else if (env.exit() instanceof ProcessExit.Signal s) {
+            exit.put("kind", "signal");
+            exit.put("signal", s.signal());
+        } else {
+            exit.put("kind", "notObserved");
+        }
+        m.put("exit", exit);
+        m.put("output", env.output().orElse(null));
+        m.put("errors", JsonOut.diagnostics(env.errors()));
+        Map<String, Object> cleanup = new LinkedHashMap<>();
+        cleanup.put("status", env.cleanup().status().name());
+        cleanup.put("descendantsSeen", env.cleanup().descendantsSeen());
+        cleanup.put("detachedSeen", env.cleanup().detachedSeen());
+        cleanup.put(
+                "retainedStaging",
+                env.cleanup().retainedStaging().map(Path::toString).orElse(null));
+        m.put("cleanup", cleanup);
+        m.put("hardening", env.hardening().name());
+        return m;
+    }
+
+    private static void deleteQuietly(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                    if (attrs.isSymbolicLink()) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(f);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException | UnsupportedOperationException e) {
+            // A temporary directory left behind is not an error of the run.
+        }
+    }
+
+    /**
+     * The terminal approval channel: the console channel reading the human's answer, or — with
+     * {@code --approve} — the same rendering answered {@code yes} only when the request's revision is
+     * the given one.
+     */
+    private static final class ApprovalAnswers implements ApprovalChannel, AutoCloseable {
+        private final PrintStream talk;
+        private final InputStream in;
+        private final Optional<Revision> approve;
+        private ConsoleApprovalChannel console;
+
+        ApprovalAnswers(PrintStream talk, InputStream in, Optional<Revision> approve) {
+            this.talk = talk;
+            this.in = in;
+            this.approve = approve;
+        }
+
+        @Override
+        public synchronized CompletionStage<dev.skillgate.consent.ApprovalDecision> request(
+                dev.skillgate.consent.ApprovalRequest request) {
+            Reader answers;
+            Optional<String> mismatch = Optional.empty();
+            if (approve.isPresent()) {
+                Revision captured = request.artifact().revision();
+                if (!approve.get().equals(captured)) {
+                    mismatch = Optional.of("--approve names " + approve.get() + ", captured " + captured);
+                }
+                talk.println(mismatch.map(m -> m + ": answering no, nothing runs")
+                        .orElse("--approve names the captured revision: answering yes"));
+                answers = new StringReader(mismatch.isPresent() ? "no\n" : "yes\n");
+            } else {
+                answers = new InputStreamReader(in, StandardCharsets.UTF_8);
+            }
+            if (console != null) {
+                console.close();
+            }
+            console = new ConsoleApprovalChannel(talk, answers);
+            CompletionStage<dev.skillgate.consent.ApprovalDecision> shown = console.request(request);
+            if (mismatch.isEmpty()) {
+                return shown;
+            }
+            String reason = mismatch.get();
+            return shown.thenApply(d -> dev.skillgate.consent.ApprovalDecision.deny(reason));
+        }
+
+        @Override
+        public synchronized void close() {
+            if (console != null) {
+                console.close();
+            }
+        }
+    }
+}

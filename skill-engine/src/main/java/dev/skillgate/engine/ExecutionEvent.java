@@ -1,0 +1,53 @@
+package dev.skillgate.engine;
+
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.SkillName;
+import dev.skillgate.runner.ProgressEvent;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Progress of one execution through the engine, for a host's progress display or log.
+ *
+ * <p>Events carry names, codes and counts; never invocation text, output or file contents. They are
+ * a progress feed, not a record: the audit log is the record of trust decisions.
+ *
+ * @param run the run
+ * @param skill the skill
+ * @param kind what happened
+ * @param codes the refusal or failure codes, for {@link Kind#REFUSED} and {@link Kind#DELIVERED}
+ * @param progress the runner's own event, for {@link Kind#PROGRESS}
+ */
+public record ExecutionEvent(
+        RunId run, SkillName skill, Kind kind, List<ErrorCode> codes, Optional<ProgressEvent> progress) {
+
+    /** The steps an execution reports, in order; a refusal can come after any step before launch. */
+    public enum Kind {
+        /** The skill was captured and its input validated. */
+        CAPTURED,
+        /** An approval request went to the approval channel. */
+        APPROVAL_REQUESTED,
+        /** The launch is authorised (a consumed grant or a trusted-revision receipt). */
+        AUTHORISED,
+        /** Re-capture and the gates were checked again; the runner starts next. */
+        LAUNCHING,
+        /** An event from the runner (staged, started, output bytes, terminating, settled). */
+        PROGRESS,
+        /** Nothing was started, and why. */
+        REFUSED,
+        /** The outcome was delivered to the caller. */
+        DELIVERED,
+        /** The runner settled (the process tree is gone, or cleanup is unknown). */
+        SETTLED
+    }
+
+    public ExecutionEvent {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(skill, "skill");
+        Objects.requireNonNull(kind, "kind");
+        codes = List.copyOf(codes);
+        Objects.requireNonNull(progress, "progress");
+    }
+}

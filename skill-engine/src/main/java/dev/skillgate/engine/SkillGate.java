@@ -1,0 +1,450 @@
+package dev.skillgate.engine;
+
+import dev.skillgate.consent.ExecuteCapability;
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.consent.spi.PolicyStore;
+import dev.skillgate.engine.internal.EngineCore;
+import dev.skillgate.engine.internal.Execution;
+import dev.skillgate.engine.internal.RetainedStaging;
+import dev.skillgate.engine.internal.Settlements;
+import dev.skillgate.engine.internal.SupervisorSelector;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.CredentialBroker;
+import dev.skillgate.inspect.DiscoveredSkill;
+import dev.skillgate.inspect.Inspection;
+import dev.skillgate.inspect.SignatureChecker;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.Limits;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.SkillName;
+import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.runner.StagingJanitor;
+import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+/**
+ * The facade a host application gives its agent (SPEC §12): list skills, run a skill's script with
+ * exact, artifact-bound consent through the host's own approval UI, and get a checked result.
+ *
+ * <pre>{@code
+ * SkillGate gate = SkillGate.builder()
+ *     .dataDirectory(dir)                                       // private state: policy, audit, staging
+ *     .skillRoots(List.of(repoSkills, userSkills))
+ *     .nodeRuntime(NodeRuntime.pinned(nodeBinary, "v20.20.2"))  // absolute path, exact version
+ *     .approvalChannel(myUi)                                    // the host's approval surface
+ *     .build();
+ * ExecutionEnvelope env = gate.execute(ExecutionRequest.of(run, agent, "pdf-fill", inputJson, workspace));
+ * }</pre>
+ *
+ * <p>{@link #activate} hands an agent a prompt skill's instructions after its trust contract was
+ * checked and its exact bytes were approved once (SPEC §12).
+ *
+ * <p>{@link #execute} is: find the skill → capture its bytes → validate the input against its
+ * {@code inputSchema} → verify the pinned runtime, resolve the workspace, check the process
+ * supervisor → the three launch gates (capability, safe mode, policy) → the policy's route (a
+ * trusted-revision receipt, or a proposal → the human's approval → consumption of the one-use
+ * grant) → re-capture and compare the revision, re-resolve the workspace, re-check the gates →
+ * the runner (private staging, re-hash, direct argv under the supervisor, bounded output,
+ * deadline, cleanup proof) → the checked envelope. Any failure before the launch is a
+ * {@code REFUSED} envelope naming the reason; there is no fallback path and never a shell.
+ *
+ * <p>What it does <b>not</b> do: confine the script. A consented script runs as the host user with
+ * the user's files and network; Skillgate is not a sandbox. Nothing reachable from a
+ * {@code SkillGate} can change policy or trust: that is {@link SkillGateAdmin}'s job, which the host
+ * keeps for its settings UI. Thread-safe.
+ */
+public final class SkillGate implements AutoCloseable {
+    /** The longest {@link #close()} waits when no bound is given. */
+    public static final Duration DEFAULT_DRAIN_WAIT =
+            Duration.ofMillis(dev.skillgate.model.Timeout.MAX_MILLIS + Limits.TERMINATION_GRACE_MILLIS + 15_000L);
+
+    private final EngineCore core;
+    private final SkillGateAdmin admin;
+    private final boolean ownsAdmin;
+    private final ExecuteCapability capability;
+
+    private SkillGate(EngineCore core, SkillGateAdmin admin, boolean ownsAdmin, ExecuteCapability capability) {
+        this.core = core;
+        this.admin = admin;
+        this.ownsAdmin = ownsAdmin;
+        this.capability = capability;
+    }
+
+    /** A builder. Data directory and at least one skill root are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The loadable skills under the configured roots, by name (first root wins on equal names).
+     * Inert: reads {@code SKILL.md} files through the bounded reader; runs, imports and installs
+     * nothing.
+     */
+    public List<SkillSummary> catalog() {
+        List<SkillSummary> out = new ArrayList<>();
+        for (DiscoveredSkill s : core.discover().skills()) {
+            out.add(new SkillSummary(
+                    s.name(), s.description(), s.location(), s.report().portable()));
+        }
+        out.sort((a, b) -> a.name().compareTo(b.name()));
+        return List.copyOf(out);
+    }
+
+    /**
+     * Inspects the skill called {@code name}: format, capture, manifest and schemas, execution
+     * availability, the trust contract and its check against the gate's agent context, the publisher
+     * signature. Inert: reads through the bounded reader; runs, imports and installs nothing.
+     *
+     * @return the report, or empty when no loadable skill has that name
+     */
+    public Optional<Inspection> inspect(String name) {
+        return core.inspect(SkillName.of(name));
+    }
+
+    /**
+     * Activates a prompt skill for an agent (SPEC §12): captures it; checks its trust contract
+     * against {@code context}; looks the scope {agent, contract hash, revision} up in the audit log;
+     * on first use asks the human through the approval channel (a publisher signature that the host's
+     * checker verifies stands in for that) and records the approval; checks the contract again; and
+     * returns the {@code SKILL.md} text <em>of that capture</em> — never re-read from the directory.
+     * Editing any byte of the skill is a new scope and asks again; a revoked scope, a contract asking
+     * more than the context grants, or a disabled audit log is refused. Nothing is run.
+     *
+     * @param agent the agent coordinates the approval is scoped to (put the agent version in the id if
+     *     approvals should lapse on upgrade)
+     */
+    public Activation activate(AgentId agent, String name, AgentContext context) {
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(context, "context");
+        return core.activate(agent, SkillName.of(name), context);
+    }
+
+    /**
+     * {@link #activate(AgentId, String, AgentContext)} with the agent coordinates taken from the
+     * context's agent kind (approvals then survive agent upgrades; the contract's version range is
+     * still checked every time).
+     */
+    public Activation activate(String name, AgentContext context) {
+        Objects.requireNonNull(context, "context");
+        return activate(AgentId.of(context.agentKind()), name, context);
+    }
+
+    /**
+     * Runs a skill's script and waits for the outcome (see the class description for every step).
+     * Blocks while the human decides; a caller deadline in the request bounds the wait.
+     */
+    public ExecutionEnvelope execute(ExecutionRequest request) {
+        return executeAsync(request).await();
+    }
+
+    /** Starts {@link #execute} on its own thread and returns at once. */
+    public PendingExecution executeAsync(ExecutionRequest request) {
+        Objects.requireNonNull(request, "request");
+        return new PendingExecution(core.start(request));
+    }
+
+    /**
+     * Executions whose process-tree cleanup is not proven: delivered early and not settled yet,
+     * settled {@code CLEANUP_UNKNOWN} in this process, or staging directories left by an earlier
+     * process that the janitor could not remove. None is ever replayed; see
+     * {@link SkillGateAdmin#resolve}.
+     */
+    public List<UnresolvedExecution> unresolved() {
+        List<UnresolvedExecution> out = new ArrayList<>(core.unresolvedInMemory());
+        Set<RunId> known = new HashSet<>();
+        out.forEach(u -> known.add(u.run()));
+        for (Execution e : Settlements.inFlight(core.id())) {
+            known.add(e.run());
+        }
+        for (UnresolvedExecution u : RetainedStaging.list(core.config().dataDirectory())) {
+            if (!known.contains(u.run())) {
+                out.add(u);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Ends a run: its outstanding proposals are cancelled; consent given in it is gone. */
+    public void endRun(RunId run) {
+        core.endRun(Objects.requireNonNull(run, "run"));
+    }
+
+    /** Which process supervisor executions use, and why (chosen at the first use). */
+    public SupervisorSelection supervisor() {
+        return core.supervisorSelection();
+    }
+
+    /**
+     * Closes: nothing new starts; every in-flight execution is stopped (outcomes delivered at once)
+     * and waited for, each at most until its own settle bound (timeout + grace + kill deadline and
+     * the runner's watchdog) and all together at most {@code maxWait}.
+     *
+     * @return what settled and what did not
+     */
+    public DrainReport close(Duration maxWait) {
+        Objects.requireNonNull(maxWait, "maxWait");
+        core.markClosed();
+        DrainReport report = Settlements.drain(core.id(), maxWait);
+        admin.revokeEngineCapability(capability);
+        if (ownsAdmin) {
+            admin.close();
+        }
+        return report;
+    }
+
+    /** {@link #close(Duration)} with {@link #DEFAULT_DRAIN_WAIT}. Idempotent. */
+    @Override
+    public void close() {
+        close(DEFAULT_DRAIN_WAIT);
+    }
+
+    @Override
+    public String toString() {
+        return "SkillGate[" + core.config().dataDirectory() + "]";
+    }
+
+    /** Configures a {@link SkillGate}. */
+    public static final class Builder {
+        private Path dataDirectory;
+        private final List<Path> skillRoots = new ArrayList<>();
+        private NodeRuntime runtime;
+        private ApprovalChannel approvalChannel;
+        private Duration approvalTimeout = Duration.ofNanos(Limits.CONSENT_WINDOW_NANOS);
+        private SkillGateAdmin admin;
+        private PolicyStore policyStore;
+        private ProcessSupervisor supervisor;
+        private String supervisorName;
+        private boolean allowUnprovenCleanup;
+        private ExecutionListener listener = ExecutionListener.NONE;
+        private AgentContext agentContext;
+        private String namespace;
+        private CredentialBroker credentialBroker;
+        private SignatureChecker signatureChecker;
+
+        private Builder() {}
+
+        /**
+         * The agent context skills' trust contracts are checked against when a request carries none.
+         * Without one, a skill that has a contract is refused ({@code CONTRACT_AGENT_INCOMPATIBLE}).
+         */
+        public Builder agentContext(AgentContext context) {
+            this.agentContext = Objects.requireNonNull(context, "context");
+            return this;
+        }
+
+        /** The catalog namespace a contract's {@code identity.id} must start with (default: any). */
+        public Builder catalogNamespace(String namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /** The host's credential broker (without one, contracts that declare credentials are refused). */
+        public Builder credentialBroker(CredentialBroker broker) {
+            this.credentialBroker = Objects.requireNonNull(broker, "broker");
+            return this;
+        }
+
+        /** Verifies signed contracts against the host's publisher keys (without one, signed origins are refused). */
+        public Builder signatureChecker(SignatureChecker checker) {
+            this.signatureChecker = Objects.requireNonNull(checker, "checker");
+            return this;
+        }
+
+        /** The private data directory (absolute): policy, audit log, staging, supervisor helper. Required. */
+        public Builder dataDirectory(Path dataDirectory) {
+            this.dataDirectory = SkillGateAdmin.checkedDataDirectory(dataDirectory);
+            return this;
+        }
+
+        /** The skill roots, highest precedence first (replaces earlier roots). At least one is required. */
+        public Builder skillRoots(List<Path> roots) {
+            skillRoots.clear();
+            roots.forEach(this::skillRoot);
+            return this;
+        }
+
+        /** Adds a skill root with lower precedence than those added before. */
+        public Builder skillRoot(Path root) {
+            Objects.requireNonNull(root, "root");
+            skillRoots.add(root.toAbsolutePath().normalize());
+            return this;
+        }
+
+        /** The pinned Node runtime (absolute path, exact version, optionally digest). Without it nothing runs. */
+        public Builder nodeRuntime(NodeRuntime runtime) {
+            this.runtime = Objects.requireNonNull(runtime, "runtime");
+            return this;
+        }
+
+        /** The host's approval surface. Without one every approval is denied. */
+        public Builder approvalChannel(ApprovalChannel channel) {
+            this.approvalChannel = Objects.requireNonNull(channel, "channel");
+            return this;
+        }
+
+        /**
+         * How long a human has to answer one approval request (default and maximum: the 5-minute
+         * consent window). No answer in time is a denial ({@code CONSENT_TIMEOUT}).
+         */
+        public Builder approvalTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero() || timeout.toNanos() > Limits.CONSENT_WINDOW_NANOS) {
+                throw new IllegalArgumentException("the approval timeout is more than 0 and at most 5 minutes");
+            }
+            this.approvalTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * The admin the host keeps for its settings UI; the gate reads policy and safe mode through
+         * it. Without one the gate uses a private admin over the data directory's policy file,
+         * which nothing outside can change.
+         */
+        public Builder admin(SkillGateAdmin admin) {
+            this.admin = Objects.requireNonNull(admin, "admin");
+            return this;
+        }
+
+        /** A policy store for the private admin (ignored when {@link #admin} is set). */
+        public Builder policyStore(PolicyStore store) {
+            this.policyStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** Uses exactly this supervisor (see {@link SupervisorSelection}). */
+        public Builder supervisor(ProcessSupervisor supervisor) {
+            this.supervisor = Objects.requireNonNull(supervisor, "supervisor");
+            return this;
+        }
+
+        /** Uses the available supervisor with this name (e.g. {@code linux-subreaper}, {@code portable}). */
+        public Builder supervisorNamed(String name) {
+            this.supervisorName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * Opts in to a supervisor that cannot prove cleanup (the portable one, where no proving
+         * supervisor exists). Its runs start but can never succeed: each ends
+         * {@code CLEANUP_UNKNOWN} with its staging retained. Without this, such a supervisor is
+         * refused with {@code PROCESS_OWNERSHIP_UNSUPPORTED} before anything starts.
+         */
+        public Builder allowUnprovenCleanup() {
+            this.allowUnprovenCleanup = true;
+            return this;
+        }
+
+        /** Receives progress events. */
+        public Builder listener(ExecutionListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * The gate. Sweeps the staging janitor once (removing only directories whose owners are
+         * provably dead); chooses the supervisor lazily, at the first execution.
+         */
+        public SkillGate build() {
+            if (dataDirectory == null && admin != null) {
+                dataDirectory = admin.dataDirectory();
+            }
+            if (dataDirectory == null) {
+                throw new IllegalStateException("a data directory is required");
+            }
+            if (skillRoots.isEmpty()) {
+                throw new IllegalStateException("at least one skill root is required");
+            }
+            if (admin != null && !admin.dataDirectory().equals(dataDirectory)) {
+                throw new IllegalStateException("the admin keeps its state in another data directory");
+            }
+            try {
+                createPrivateDirectory(dataDirectory);
+            } catch (IOException e) {
+                throw new UncheckedIOException("the data directory cannot be created", e);
+            }
+            boolean owns = admin == null;
+            SkillGateAdmin effectiveAdmin = owns
+                    ? (policyStore == null
+                            ? SkillGateAdmin.open(dataDirectory)
+                            : SkillGateAdmin.open(dataDirectory, policyStore))
+                    : admin;
+            ExecuteCapability capability = effectiveAdmin.grantEngineCapability();
+            Optional<ProcessSupervisor> explicit = Optional.ofNullable(supervisor);
+            Optional<String> named = Optional.ofNullable(supervisorName);
+            boolean unproven = allowUnprovenCleanup;
+            Path data = dataDirectory;
+            EngineCore core = new EngineCore(new EngineCore.Config(
+                    dataDirectory,
+                    skillRoots,
+                    Optional.ofNullable(runtime),
+                    Optional.ofNullable(approvalChannel),
+                    approvalTimeout,
+                    effectiveAdmin.view(),
+                    capability,
+                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(data)),
+                    listener,
+                    effectiveAdmin.trail(),
+                    Optional.ofNullable(agentContext),
+                    Optional.ofNullable(namespace),
+                    Optional.ofNullable(credentialBroker),
+                    Optional.ofNullable(signatureChecker)));
+            StagingJanitor.forDataDirectory(dataDirectory).sweep();
+            return new SkillGate(core, effectiveAdmin, owns, capability);
+        }
+
+        private static void createPrivateDirectory(Path dir) throws IOException {
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            try {
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createDirectories(dir);
+            }
+        }
+
+        /** Most ServiceLoader providers looked at. */
+        private static final int MAX_PROVIDERS = 32;
+
+        private static List<ProcessSupervisor> candidates(Path dataDirectory) {
+            List<ProcessSupervisor> out = new ArrayList<>();
+            // Built in: the Linux subreaper supervisor (off Linux it reports itself unavailable).
+            // No spare helper: a pre-started idle helper per gate would outlive the gate.
+            out.add(LinuxSubreaperSupervisor.builder()
+                    .dataDirectory(dataDirectory)
+                    .spareHelper(false)
+                    .build());
+            Iterator<ProcessSupervisor> it =
+                    ServiceLoader.load(ProcessSupervisor.class).iterator();
+            for (int i = 0; i < MAX_PROVIDERS; i++) {
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    out.add(it.next());
+                } catch (ServiceConfigurationError e) {
+                    // A provider that fails to load can never be chosen; the others still count.
+                }
+            }
+            return out;
+        }
+    }
+}

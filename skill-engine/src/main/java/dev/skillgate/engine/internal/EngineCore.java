@@ -1,0 +1,770 @@
+package dev.skillgate.engine.internal;
+
+import dev.skillgate.audit.PromptSkillScope;
+import dev.skillgate.consent.ActivationApprovalRequest;
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.ArtifactDescription;
+import dev.skillgate.consent.ConsentBinding;
+import dev.skillgate.consent.ConsentLedger;
+import dev.skillgate.consent.ConsentResult;
+import dev.skillgate.consent.ConsumedGrant;
+import dev.skillgate.consent.ExecuteCapability;
+import dev.skillgate.consent.GateCheck;
+import dev.skillgate.consent.LaunchAuthorization;
+import dev.skillgate.consent.LaunchGates;
+import dev.skillgate.consent.PolicyView;
+import dev.skillgate.consent.ProposalSnapshot;
+import dev.skillgate.consent.ProposalState;
+import dev.skillgate.consent.TrustedRevisionLaunch;
+import dev.skillgate.consent.WorkflowStepGrant;
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.engine.Activation;
+import dev.skillgate.engine.ExecutionEvent;
+import dev.skillgate.engine.ExecutionListener;
+import dev.skillgate.engine.ExecutionRequest;
+import dev.skillgate.engine.SupervisorSelection;
+import dev.skillgate.engine.UnresolvedExecution;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.CaptureOutcome;
+import dev.skillgate.inspect.CapturedFile;
+import dev.skillgate.inspect.ContractVerdict;
+import dev.skillgate.inspect.CredentialBroker;
+import dev.skillgate.inspect.DiscoveredSkill;
+import dev.skillgate.inspect.DiscoveryOptions;
+import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.InspectOptions;
+import dev.skillgate.inspect.Inspection;
+import dev.skillgate.inspect.SignatureChecker;
+import dev.skillgate.inspect.SignatureVerdict;
+import dev.skillgate.inspect.SkillArtifact;
+import dev.skillgate.inspect.SkillDiscovery;
+import dev.skillgate.inspect.SkillInspector;
+import dev.skillgate.inspect.SkillKind;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupReport;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionManifest;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.HardeningLayer;
+import dev.skillgate.model.Limits;
+import dev.skillgate.model.OriginType;
+import dev.skillgate.model.ProcessExit;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.SkillName;
+import dev.skillgate.model.WorkspaceIdentity;
+import dev.skillgate.protocol.Invocation;
+import dev.skillgate.protocol.Validation;
+import dev.skillgate.runner.ExecutionHandle;
+import dev.skillgate.runner.LaunchSpec;
+import dev.skillgate.runner.NodeRunRequest;
+import dev.skillgate.runner.NodeRunner;
+import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.runner.ProgressEvent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The engine behind {@code SkillGate}: the execution sequence of SPEC §12 with its re-checks.
+ *
+ * <p>capture → validate input → contract → runtime, workspace, supervisor → gates → policy
+ * (receipt | proposal → approval → consume) → audit → re-capture and compare revision → workspace
+ * and gates again → launch → envelope. Every step before the launch that fails ends the execution
+ * as {@code REFUSED} with its reason; there is no other execution path. Not API.
+ */
+public final class EngineCore {
+
+    /** Slack the runner's watchdog adds beyond deadline + grace + kill deadline before it gives up. */
+    static final Duration RUNNER_WATCHDOG_SLACK = Duration.ofSeconds(10);
+
+    /** Most live runs whose consent ledgers are kept; the oldest run's ledger is ended beyond this. */
+    static final int MAX_LIVE_RUNS = 256;
+
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /** Everything the builder configured. */
+    public record Config(
+            Path dataDirectory,
+            List<Path> skillRoots,
+            Optional<NodeRuntime> runtime,
+            Optional<ApprovalChannel> approvalChannel,
+            Duration approvalTimeout,
+            PolicyView policy,
+            ExecuteCapability capability,
+            Supplier<SupervisorSelector.Choice> supervisor,
+            ExecutionListener listener,
+            Trail trail,
+            Optional<AgentContext> agentContext,
+            Optional<String> namespace,
+            Optional<CredentialBroker> credentialBroker,
+            Optional<SignatureChecker> signatureChecker) {
+        public Config {
+            Objects.requireNonNull(dataDirectory, "dataDirectory");
+            skillRoots = List.copyOf(skillRoots);
+            Objects.requireNonNull(runtime, "runtime");
+            Objects.requireNonNull(approvalChannel, "approvalChannel");
+            Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+            Objects.requireNonNull(policy, "policy");
+            Objects.requireNonNull(capability, "capability");
+            Objects.requireNonNull(supervisor, "supervisor");
+            Objects.requireNonNull(listener, "listener");
+            Objects.requireNonNull(trail, "trail");
+            Objects.requireNonNull(agentContext, "agentContext");
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(credentialBroker, "credentialBroker");
+            Objects.requireNonNull(signatureChecker, "signatureChecker");
+        }
+    }
+
+    private final long id = IDS.incrementAndGet();
+    private final Config config;
+    private final LaunchGates gates;
+    private final Map<RunId, ConsentLedger> ledgers = new LinkedHashMap<>();
+    private final Object runnerLock = new Object();
+    private volatile boolean closed;
+    private NodeRunner runner; // guarded by runnerLock
+    private SupervisorSelector.Choice selection; // guarded by runnerLock
+
+    public EngineCore(Config config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.gates = config.policy().launchGates();
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** Discovers the skills under the configured roots (inert). */
+    public DiscoveryResult discover() {
+        return SkillDiscovery.discover(DiscoveryOptions.of(config.skillRoots()));
+    }
+
+    /** The loadable skill called {@code name}, if discovery finds one. */
+    public Optional<DiscoveredSkill> locate(SkillName name) {
+        for (DiscoveredSkill s : discover().skills()) {
+            if (s.name().equals(name.value())) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The supervisor selection report (made once, at first use). */
+    public SupervisorSelection supervisorSelection() {
+        return choice().report();
+    }
+
+    private SupervisorSelector.Choice choice() {
+        synchronized (runnerLock) {
+            if (selection == null) {
+                selection = config.supervisor().get();
+            }
+            return selection;
+        }
+    }
+
+    private NodeRunner runner(SupervisorSelector.Choice sel, NodeRuntime runtime) {
+        synchronized (runnerLock) {
+            if (runner == null) {
+                ProcessSupervisor supervisor = sel.supervisor().orElseThrow();
+                runner = NodeRunner.builder()
+                        .dataDirectory(config.dataDirectory())
+                        .runtime(runtime)
+                        .supervisor(supervisor)
+                        .acceptUnprovenCleanup(sel.report().unprovenCleanupAccepted())
+                        .build();
+            }
+            return runner;
+        }
+    }
+
+    /** Starts an execution on its own daemon thread and returns its registry entry at once. */
+    public Execution start(ExecutionRequest request) {
+        Objects.requireNonNull(request, "request");
+        Execution e = Settlements.register(config.dataDirectory(), id, request.run(), request.skill());
+        request.callerDeadline().ifPresent(d -> Settlements.scheduleDeadline(e, d));
+        e.outcome().whenComplete((env, t) -> {
+            if (env != null) {
+                emit(e, ExecutionEvent.Kind.DELIVERED, env.errorCodes(), Optional.empty());
+            }
+        });
+        if (closed) {
+            refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate is closed");
+            return e;
+        }
+        Thread t = new Thread(() -> runGuarded(e, request), "skillgate-exec-" + request.run());
+        t.setDaemon(true);
+        t.start();
+        return e;
+    }
+
+    private void runGuarded(Execution e, ExecutionRequest request) {
+        try {
+            flow(e, request);
+        } catch (RuntimeException | Error t) {
+            if (!e.launched()) {
+                refuse(
+                        e,
+                        ErrorCode.EXEC_ABORTED,
+                        "internal error before launch (" + t.getClass().getSimpleName() + ")");
+            }
+            if (t instanceof Error err) {
+                throw err;
+            }
+        }
+    }
+
+    private void flow(Execution e, ExecutionRequest request) {
+        SkillName skill = request.skill();
+        // 1. Find the skill.
+        Optional<DiscoveredSkill> found = locate(skill);
+        if (found.isEmpty()) {
+            refuse(e, ErrorCode.SKILL_NOT_FOUND, "no loadable skill named '" + skill.value() + "' in the skill roots");
+            return;
+        }
+        if (found.get().kind() == SkillKind.LEGACY_FLAT
+                || found.get().directory().isEmpty()) {
+            refuse(e, ErrorCode.EXECUTION_UNAVAILABLE, "a legacy flat skill has no execution manifest");
+            return;
+        }
+        Path directory = found.get().directory().get();
+        // 2. Capture: the bytes that will be shown, bound and run.
+        CaptureOutcome captured = SkillArtifact.capture(directory);
+        if (captured instanceof CaptureOutcome.Failed f) {
+            refuse(e, List.of(f.diagnostic()));
+            return;
+        }
+        try (SkillArtifact artifact = captured.artifact().orElseThrow()) {
+            flow(e, request, directory, artifact);
+        }
+    }
+
+    private void flow(Execution e, ExecutionRequest request, Path directory, SkillArtifact artifact) {
+        SkillName skill = request.skill();
+        e.revision(artifact.revision());
+        if (!artifact.executionAvailable()
+                || artifact.manifest().isEmpty()
+                || artifact.inputSchema().isEmpty()
+                || artifact.outputSchema().isEmpty()) {
+            List<Diagnostic> why = new ArrayList<>();
+            why.add(Diagnostic.error(ErrorCode.EXECUTION_UNAVAILABLE, "", "the skill cannot be executed"));
+            why.addAll(artifact.executionProblems());
+            refuse(e, why);
+            return;
+        }
+        ExecutionManifest manifest = artifact.manifest().get();
+        // 3. Validate the input.
+        Validation<Invocation> checked = artifact.inputSchema().get().checkInvocation(request.invocation());
+        if (!(checked instanceof Validation.Valid<Invocation> valid)) {
+            refuse(e, checked.issues());
+            return;
+        }
+        Invocation invocation = valid.value();
+        // 4. The trust contract against the agent context.
+        Optional<AgentContext> context = request.agentContext().or(config::agentContext);
+        Contracts.Outcome contract = Contracts.check(artifact, context, config.namespace(), config.credentialBroker());
+        if (!contract.refusal().isEmpty()) {
+            refuse(e, contract.refusal());
+            return;
+        }
+        // 5. Supervisor, runtime, workspace.
+        SupervisorSelector.Choice sel = choice();
+        if (sel.supervisor().isEmpty()) {
+            refuse(e, sel.report().problems());
+            return;
+        }
+        if (config.runtime().isEmpty()) {
+            refuse(e, ErrorCode.RUNTIME_UNAVAILABLE, "no Node runtime is configured");
+            return;
+        }
+        NodeRuntime runtime = config.runtime().get();
+        Optional<WorkspaceIdentity> workspace = Workspaces.identify(request.workspace());
+        if (workspace.isEmpty()) {
+            refuse(e, ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace is missing or not a directory");
+            return;
+        }
+        ConsentBinding binding = new ConsentBinding(
+                request.agent(),
+                request.run(),
+                workspace.get(),
+                artifact.revision(),
+                invocation.digest(),
+                runtime.identity(),
+                manifest.timeout(),
+                manifest.maxOutputBytes());
+        emit(e, ExecutionEvent.Kind.CAPTURED, List.of(), Optional.empty());
+        if (stoppedBeforeLaunch(e)) {
+            return;
+        }
+        // 6. Gates and policy.
+        GateCheck check = gates.check(Optional.of(config.capability()), skill, binding);
+        LaunchAuthorization authorization;
+        switch (check.route()) {
+            case TRUSTED_REVISION -> {
+                TrustedRevisionLaunch trusted = check.trustedLaunch().orElseThrow();
+                if (config.trail().vouchesFor(trusted)) {
+                    authorization = trusted;
+                } else {
+                    Optional<LaunchAuthorization> asked =
+                            ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
+                    if (asked.isEmpty()) {
+                        return;
+                    }
+                    authorization = asked.get();
+                }
+            }
+            case ASK_EACH_TIME -> {
+                Optional<LaunchAuthorization> asked =
+                        ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
+                if (asked.isEmpty()) {
+                    return;
+                }
+                authorization = asked.get();
+            }
+            case WORKFLOW_PLAN -> {
+                ConsentResult<WorkflowStepGrant> step = ledger(request.run()).consumePlanStep(skill, binding);
+                if (!step.isSuccess()) {
+                    refuse(e, List.of(step.failure().orElseThrow()));
+                    return;
+                }
+                authorization = step.value().orElseThrow();
+            }
+            default -> {
+                refuse(e, check.failures());
+                return;
+            }
+        }
+        emit(e, ExecutionEvent.Kind.AUTHORISED, List.of(), Optional.empty());
+        // 7. Audit the consumption before anything can start.
+        if (authorization instanceof ConsumedGrant grant) {
+            Optional<Diagnostic> auditProblem = config.trail().consumed(grant);
+            if (auditProblem.isPresent()) {
+                refuse(e, List.of(auditProblem.get()));
+                return;
+            }
+        }
+        // 8. Re-capture and compare; the contract, the workspace and the gates again.
+        CaptureOutcome again = SkillArtifact.capture(directory);
+        if (again instanceof CaptureOutcome.Failed f) {
+            refuse(
+                    e,
+                    List.of(
+                            Diagnostic.error(
+                                    ErrorCode.CAPTURE_REVISION_MISMATCH, "", "the skill can no longer be captured"),
+                            f.diagnostic()));
+            return;
+        }
+        try (SkillArtifact recaptured = again.artifact().orElseThrow()) {
+            if (!recaptured.revision().equals(artifact.revision())) {
+                refuse(
+                        e,
+                        ErrorCode.CAPTURE_REVISION_MISMATCH,
+                        "the skill changed after it was approved (revision " + artifact.revision()
+                                + " is no longer on disk)");
+                return;
+            }
+        }
+        Contracts.Outcome contractAgain =
+                Contracts.check(artifact, context, config.namespace(), config.credentialBroker());
+        if (!contractAgain.refusal().isEmpty()) {
+            refuse(e, contractAgain.refusal());
+            return;
+        }
+        if (!workspace.equals(Workspaces.identify(request.workspace()))) {
+            refuse(e, ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace changed after it was approved");
+            return;
+        }
+        GateCheck recheck = gates.recheck(Optional.of(config.capability()), authorization);
+        if (!recheck.allowed()) {
+            refuse(e, recheck.failures());
+            return;
+        }
+        if (closed) {
+            refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate closed before launch");
+            return;
+        }
+        if (stoppedBeforeLaunch(e)) {
+            return;
+        }
+        emit(e, ExecutionEvent.Kind.LAUNCHING, List.of(), Optional.empty());
+        // 9. Launch: the runner stages the approved capture, re-hashes it and spawns under the supervisor.
+        NodeRunRequest runRequest = new NodeRunRequest(
+                request.run(),
+                manifest,
+                artifact.copyOfContents(),
+                artifact.revision(),
+                invocation.bytes(),
+                workspace.get().realPath(),
+                new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()));
+        NodeRunner nodeRunner = runner(sel, runtime);
+        Duration settleBound = manifest.timeout()
+                .toDuration()
+                .plusMillis(Limits.TERMINATION_GRACE_MILLIS)
+                .plus(LaunchSpec.DEFAULT_KILL_DEADLINE)
+                .plus(RUNNER_WATCHDOG_SLACK);
+        Optional<ExecutionHandle> handle = e.launch(
+                () -> nodeRunner.start(
+                        runRequest, event -> emit(e, ExecutionEvent.Kind.PROGRESS, List.of(), Optional.of(event))),
+                settleBound);
+        if (handle.isEmpty()) {
+            stoppedBeforeLaunch(e);
+            return;
+        }
+        handle.get().envelope().whenComplete((env, failure) -> {
+            ExecutionEnvelope settled = env != null ? env : runnerFailed(e);
+            e.settle(settled);
+            emit(e, ExecutionEvent.Kind.SETTLED, settled.errorCodes(), Optional.empty());
+        });
+    }
+
+    /**
+     * Proposal → approval through the host's channel (fail closed, bounded by the approval timeout
+     * and the consent window) → consume with the identical binding.
+     */
+    private Optional<LaunchAuthorization> ask(
+            Execution e,
+            ExecutionRequest request,
+            SkillArtifact artifact,
+            ExecutionManifest manifest,
+            Invocation invocation,
+            NodeRuntime runtime,
+            ConsentBinding binding,
+            SupervisorSelector.Choice sel) {
+        // Verified before anyone is asked, so the request shows the flags of the binary that will be
+        // re-verified at launch (a trusted-revision launch relies on the runner's own verification).
+        NodeRuntime.Verification verification = runtime.verify();
+        if (verification instanceof NodeRuntime.Refused r) {
+            refuse(e, List.of(r.reason()));
+            return Optional.empty();
+        }
+        NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
+        ConsentLedger ledger = ledger(request.run());
+        ConsentResult<ProposalSnapshot> proposed = ledger.propose(request.skill(), binding);
+        if (!proposed.isSuccess()) {
+            refuse(e, List.of(proposed.failure().orElseThrow()));
+            return Optional.empty();
+        }
+        ProposalSnapshot proposal = proposed.value().orElseThrow();
+        Optional<Diagnostic> cannotRecord = config.trail().unavailable();
+        if (cannotRecord.isPresent()) {
+            // The consumption could not be recorded: do not ask a human for a launch that cannot happen.
+            ledger.cancel(proposal.id());
+            refuse(e, List.of(cannotRecord.get()));
+            return Optional.empty();
+        }
+        if (config.approvalChannel().isEmpty()) {
+            ledger.cancel(proposal.id());
+            refuse(e, ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "no approval channel is configured");
+            return Optional.empty();
+        }
+        List<String> argv =
+                runner(sel, config.runtime().orElseThrow()).argvPreview(verified, request.run(), manifest.entrypoint());
+        ApprovalRequest approvalRequest =
+                ApprovalRequests.build(proposal, artifact, manifest, invocation, argv, sel.report());
+        AtomicReference<ApprovalDecision> seen = new AtomicReference<>();
+        ApprovalChannel bounded =
+                ApprovalChannel.failClosed(config.approvalChannel().get(), config.approvalTimeout());
+        ApprovalChannel recording = r -> bounded.request(r).thenApply(d -> {
+            seen.set(d);
+            return d;
+        });
+        emit(e, ExecutionEvent.Kind.APPROVAL_REQUESTED, List.of(), Optional.empty());
+        CompletableFuture<ConsentResult<ProposalState>> answer =
+                ledger.requestApproval(approvalRequest, recording).toCompletableFuture();
+        CompletableFuture.anyOf(answer, e.stopSignal()).join();
+        if (e.stopped().isPresent()) {
+            ledger.cancel(proposal.id());
+            stoppedBeforeLaunch(e);
+            return Optional.empty();
+        }
+        ConsentResult<ProposalState> result = answer.join();
+        if (!result.isSuccess()) {
+            refuse(e, List.of(result.failure().orElseThrow()));
+            return Optional.empty();
+        }
+        if (result.value().orElseThrow() != ProposalState.APPROVED) {
+            ApprovalDecision decision = seen.get();
+            if (decision instanceof ApprovalDecision.Denied d) {
+                refuse(e, d.code(), d.reason().isEmpty() ? "the approval was denied" : d.reason());
+            } else {
+                refuse(e, ErrorCode.CONSENT_TIMEOUT, "no approval within the consent window");
+            }
+            return Optional.empty();
+        }
+        ConsentResult<ConsumedGrant> grant = ledger.consume(proposal.id(), binding);
+        if (!grant.isSuccess()) {
+            refuse(e, List.of(grant.failure().orElseThrow()));
+            return Optional.empty();
+        }
+        return Optional.of(grant.value().orElseThrow());
+    }
+
+    /** Inspects the skill called {@code name} (inert): every verdict of {@link SkillInspector}. */
+    public Optional<Inspection> inspect(SkillName name) {
+        Optional<DiscoveredSkill> found = locate(name);
+        if (found.isEmpty() || found.get().directory().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                SkillInspector.inspect(found.get().directory().get(), inspectOptions(config.agentContext())));
+    }
+
+    private InspectOptions inspectOptions(Optional<AgentContext> context) {
+        InspectOptions.Builder b = InspectOptions.builder();
+        config.namespace().ifPresent(b::namespace);
+        context.ifPresent(b::agentContext);
+        config.credentialBroker().ifPresent(b::credentialBroker);
+        config.signatureChecker().ifPresent(b::signatureChecker);
+        return b.build();
+    }
+
+    /**
+     * Prompt-skill activation (SPEC §12): capture → contract check (preflight) → trust lookup for
+     * {agent, contract hash, revision} → first-use approval through the approval channel (a
+     * verified publisher signature stands in for it) → audit record → contract check again → the
+     * SKILL.md text of the capture. A revoked scope is refused; a disabled audit log refuses first use.
+     */
+    public Activation activate(AgentId agent, SkillName name, AgentContext context) {
+        if (closed) {
+            return refusedActivation(name, ErrorCode.ENGINE_CLOSED, "this SkillGate is closed");
+        }
+        Optional<DiscoveredSkill> found = locate(name);
+        if (found.isEmpty()) {
+            return refusedActivation(
+                    name,
+                    ErrorCode.SKILL_NOT_FOUND,
+                    "no loadable skill named '" + name.value() + "' in the skill roots");
+        }
+        if (found.get().kind() == SkillKind.LEGACY_FLAT
+                || found.get().directory().isEmpty()) {
+            return refusedActivation(
+                    name, ErrorCode.LAYOUT_LEGACY_FLAT, "a legacy flat skill has no directory to capture");
+        }
+        Path directory = found.get().directory().get();
+        CaptureOutcome captured = SkillArtifact.capture(directory);
+        if (captured instanceof CaptureOutcome.Failed f) {
+            return new Activation.Refused(name, List.of(f.diagnostic()));
+        }
+        try (SkillArtifact artifact = captured.artifact().orElseThrow()) {
+            Optional<AgentContext> ctx = Optional.of(context);
+            Contracts.Outcome preflight = Contracts.check(artifact, ctx, config.namespace(), config.credentialBroker());
+            if (!preflight.refusal().isEmpty()) {
+                return new Activation.Refused(name, preflight.refusal());
+            }
+            Optional<Sha256Digest> contractDigest = preflight.accepted().map(ContractVerdict.Accepted::sha256);
+            boolean signed = preflight
+                    .accepted()
+                    .map(a -> a.contract().origin().type() == OriginType.SIGNED)
+                    .orElse(false);
+            if (signed) {
+                Optional<Diagnostic> unverified = verifySignature(directory, artifact, ctx);
+                if (unverified.isPresent()) {
+                    return new Activation.Refused(name, List.of(unverified.get()));
+                }
+            }
+            PromptSkillScope scope = new PromptSkillScope(agent, name, contractDigest, artifact.revision());
+            if (config.trail().revoked(scope)) {
+                return refusedActivation(
+                        name, ErrorCode.TRUST_REVOKED, "this agent's trust in these exact bytes was revoked");
+            }
+            boolean askedNow = false;
+            if (!config.trail().trusts(scope)) {
+                Optional<Diagnostic> cannotRecord = config.trail().unavailable();
+                if (cannotRecord.isPresent()) {
+                    return new Activation.Refused(name, List.of(cannotRecord.get()));
+                }
+                if (!signed) {
+                    Optional<Diagnostic> denial = askActivation(agent, name, context, artifact, preflight);
+                    if (denial.isPresent()) {
+                        return new Activation.Refused(name, List.of(denial.get()));
+                    }
+                    askedNow = true;
+                }
+                Optional<Diagnostic> notRecorded = config.trail().approve(scope);
+                if (notRecorded.isPresent()) {
+                    return new Activation.Refused(name, List.of(notRecorded.get()));
+                }
+            }
+            Contracts.Outcome again = Contracts.check(artifact, ctx, config.namespace(), config.credentialBroker());
+            if (!again.refusal().isEmpty()) {
+                return new Activation.Refused(name, again.refusal());
+            }
+            return new Activation.Activated(
+                    name, artifact.revision(), contractDigest, artifact.skillMarkdown(), askedNow);
+        }
+    }
+
+    private Optional<Diagnostic> askActivation(
+            AgentId agent, SkillName name, AgentContext context, SkillArtifact artifact, Contracts.Outcome contract) {
+        if (config.approvalChannel().isEmpty()) {
+            return Optional.of(
+                    Diagnostic.error(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "", "no approval channel is configured"));
+        }
+        List<ArtifactDescription.FileEntry> files = new ArrayList<>();
+        for (CapturedFile f : artifact.files()) {
+            files.add(new ArtifactDescription.FileEntry(f.path(), f.size(), f.sha256()));
+        }
+        String instructions = artifact.skillMarkdown();
+        ActivationApprovalRequest request = new ActivationApprovalRequest(
+                name,
+                agent,
+                context.agentKind(),
+                context.agentVersion().toString(),
+                artifact.revision(),
+                files,
+                contract.accepted().map(ContractVerdict.Accepted::contract),
+                contract.accepted().map(ContractVerdict.Accepted::sha256),
+                () -> instructions,
+                Instant.now());
+        ApprovalDecision decision = ApprovalChannel.failClosed(
+                        config.approvalChannel().get(), config.approvalTimeout())
+                .requestActivation(request)
+                .toCompletableFuture()
+                .join();
+        if (decision instanceof ApprovalDecision.Denied d) {
+            return Optional.of(
+                    Diagnostic.error(d.code(), "", d.reason().isEmpty() ? "the approval was denied" : d.reason()));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A signed contract must carry a signature the host's checker verifies for exactly this capture;
+     * the inspector reads {@code skill.contract.sig} and asks the checker.
+     */
+    private Optional<Diagnostic> verifySignature(Path directory, SkillArtifact artifact, Optional<AgentContext> ctx) {
+        if (config.signatureChecker().isEmpty()) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.SIGNATURE_UNKNOWN_KEY,
+                    "/origin",
+                    "the contract's origin is signed and the host configured no publisher keys"));
+        }
+        Inspection inspection = SkillInspector.inspect(directory, inspectOptions(ctx));
+        if (!inspection.revision().equals(Optional.of(artifact.revision()))) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.SOURCE_CHANGED, "", "the skill changed while its signature was checked"));
+        }
+        SignatureVerdict verdict = inspection.signature();
+        if (verdict instanceof SignatureVerdict.Verified) {
+            return Optional.empty();
+        }
+        if (verdict instanceof SignatureVerdict.Rejected r) {
+            return Optional.of(r.diagnostic());
+        }
+        return Optional.of(Diagnostic.error(
+                ErrorCode.SIGNATURE_MISSING, "skill.contract.sig", "the publisher signature could not be verified"));
+    }
+
+    private static Activation refusedActivation(SkillName name, ErrorCode code, String message) {
+        return new Activation.Refused(name, List.of(Diagnostic.error(code, "", message)));
+    }
+
+    /** The consent ledger of {@code run}; the oldest run's ledger is ended beyond {@link #MAX_LIVE_RUNS}. */
+    private ConsentLedger ledger(RunId run) {
+        synchronized (ledgers) {
+            ConsentLedger ledger = ledgers.get(run);
+            if (ledger == null) {
+                ledger = ConsentLedger.open(run);
+                ledgers.put(run, ledger);
+                if (ledgers.size() > MAX_LIVE_RUNS) {
+                    RunId oldest = ledgers.keySet().iterator().next();
+                    ledgers.remove(oldest).endRun();
+                }
+            }
+            return ledger;
+        }
+    }
+
+    /** Ends a run: its outstanding proposals are cancelled and its ledger forgotten. */
+    public void endRun(RunId run) {
+        ConsentLedger ledger;
+        synchronized (ledgers) {
+            ledger = ledgers.remove(run);
+        }
+        if (ledger != null) {
+            ledger.endRun();
+        }
+    }
+
+    /** Marks the core closed (nothing new starts) and ends every run's ledger. */
+    public void markClosed() {
+        closed = true;
+        List<ConsentLedger> all;
+        synchronized (ledgers) {
+            all = new ArrayList<>(ledgers.values());
+            ledgers.clear();
+        }
+        all.forEach(ConsentLedger::endRun);
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    /** Executions of this core whose cleanup is not (yet) proven. */
+    public List<UnresolvedExecution> unresolvedInMemory() {
+        return Settlements.unresolved(config.dataDirectory());
+    }
+
+    private boolean stoppedBeforeLaunch(Execution e) {
+        if (e.stopped().isEmpty()) {
+            return false;
+        }
+        // stop() delivered a refusal already; the settlement is the same refusal.
+        e.settle(e.outcome().join());
+        return true;
+    }
+
+    private void refuse(Execution e, ErrorCode code, String message) {
+        refuse(e, List.of(Diagnostic.error(code, "", message)));
+    }
+
+    private void refuse(Execution e, List<Diagnostic> errors) {
+        ExecutionEnvelope env = ExecutionEnvelope.refused(e.run(), e.revision(), e.elapsed(), errors);
+        emit(e, ExecutionEvent.Kind.REFUSED, env.errorCodes(), Optional.empty());
+        e.settle(env);
+    }
+
+    private static ExecutionEnvelope runnerFailed(Execution e) {
+        return new ExecutionEnvelope(
+                ExecutionStatus.CLEANUP_UNKNOWN,
+                e.run(),
+                e.revision(),
+                Optional.empty(),
+                e.elapsed(),
+                ProcessExit.notObserved(),
+                Optional.empty(),
+                List.of(
+                        Diagnostic.error(ErrorCode.SUPERVISOR_DIED, "", "the runner failed without an envelope"),
+                        Diagnostic.error(ErrorCode.CLEANUP_UNKNOWN, "", "cleanup was not proven")),
+                CleanupReport.unknown(0, false, Optional.empty()),
+                HardeningLayer.NONE);
+    }
+
+    private void emit(Execution e, ExecutionEvent.Kind kind, List<ErrorCode> codes, Optional<ProgressEvent> progress) {
+        try {
+            config.listener().onEvent(new ExecutionEvent(e.run(), e.skill(), kind, codes, progress));
+        } catch (RuntimeException ignored) {
+            // A faulty listener never changes an outcome.
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package dev.skillgate.engine.internal;
+
+import dev.skillgate.model.CleanupReport;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.HardeningLayer;
+import dev.skillgate.model.ProcessExit;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.SkillName;
+import dev.skillgate.runner.ExecutionHandle;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * One execution in the process-wide settlement registry: what was delivered to the caller, what the
+ * runner finally observed, and the runner's handle once the launch was handed over.
+ *
+ * <p>Two outcomes, never confused: {@link #outcome()} completes exactly once with what the caller
+ * gets — the runner's envelope, or an early one when the caller cancelled, its deadline passed or
+ * the engine closed; {@link #settlement()} completes when the runner settled (or with the refusal
+ * when nothing was handed to it). A late settlement never changes a delivered outcome: it only
+ * lets the runner release ownership and remove staging.
+ */
+public final class Execution {
+
+    /** Why an execution was stopped from outside. */
+    public enum Cause {
+        /** The caller cancelled. */
+        CALLER_CANCEL,
+        /** The caller's deadline passed. */
+        CALLER_DEADLINE,
+        /** The engine is closing. */
+        CLOSE
+    }
+
+    private final Path dataDirectory;
+    private final long gateId;
+    private final RunId run;
+    private final SkillName skill;
+    private final Instant startedAt = Instant.now();
+    private final long startNanos = System.nanoTime();
+    private final CompletableFuture<ExecutionEnvelope> outcome = new CompletableFuture<>();
+    private final CompletableFuture<ExecutionEnvelope> settlement = new CompletableFuture<>();
+    private final CompletableFuture<Cause> stopSignal = new CompletableFuture<>();
+
+    // Guarded by this.
+    private ExecutionHandle handle;
+    private Cause stopped;
+    private Optional<Revision> revision = Optional.empty();
+    private long settleDeadlineNanos = Long.MAX_VALUE;
+
+    Execution(Path dataDirectory, long gateId, RunId run, SkillName skill) {
+        this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
+        this.gateId = gateId;
+        this.run = Objects.requireNonNull(run, "run");
+        this.skill = Objects.requireNonNull(skill, "skill");
+    }
+
+    public RunId run() {
+        return run;
+    }
+
+    public SkillName skill() {
+        return skill;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    long gateId() {
+        return gateId;
+    }
+
+    /** What the caller gets; completes exactly once. */
+    public CompletableFuture<ExecutionEnvelope> outcome() {
+        return outcome;
+    }
+
+    /** What the runner finally observed (or the refusal, when nothing was handed to it). */
+    public CompletableFuture<ExecutionEnvelope> settlement() {
+        return settlement;
+    }
+
+    /** Completes when the execution is stopped from outside (cancel, deadline, close). */
+    CompletableFuture<Cause> stopSignal() {
+        return stopSignal;
+    }
+
+    public synchronized Optional<Revision> revision() {
+        return revision;
+    }
+
+    synchronized void revision(Revision r) {
+        revision = Optional.of(r);
+    }
+
+    /** Whether the launch was handed to the runner. */
+    public synchronized boolean launched() {
+        return handle != null;
+    }
+
+    synchronized Optional<Cause> stopped() {
+        return Optional.ofNullable(stopped);
+    }
+
+    /** Monotonic deadline by which the runner must have settled (timeout + grace + kill deadline + watchdog). */
+    synchronized long settleDeadlineNanos() {
+        return settleDeadlineNanos;
+    }
+
+    Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /**
+     * Hands the launch to the runner unless the execution was stopped first. Atomic with
+     * {@link #stop}: after a stop nothing is launched, and a stop after the launch cancels the run.
+     *
+     * @return the handle, or empty when the execution was stopped before launch
+     */
+    synchronized Optional<ExecutionHandle> launch(Supplier<ExecutionHandle> starter, Duration settleBound) {
+        if (stopped != null) {
+            return Optional.empty();
+        }
+        handle = starter.get();
+        long bound = settleBound.toNanos();
+        settleDeadlineNanos = System.nanoTime() + bound;
+        return Optional.of(handle);
+    }
+
+    /**
+     * Stops the execution: before launch nothing will be launched and the outcome is a refusal;
+     * after launch the run is cancelled and the outcome is delivered at once as
+     * {@code CLEANUP_UNKNOWN} (the tree is still being cleaned up). Idempotent; no-op once an
+     * outcome was delivered.
+     */
+    void stop(Cause cause) {
+        ExecutionHandle h;
+        synchronized (this) {
+            if (stopped != null || outcome.isDone()) {
+                return;
+            }
+            stopped = cause;
+            h = handle;
+        }
+        stopSignal.complete(cause);
+        if (h == null) {
+            ErrorCode code = switch (cause) {
+                case CALLER_CANCEL -> ErrorCode.EXEC_ABORTED;
+                case CALLER_DEADLINE -> ErrorCode.EXEC_CALLER_DEADLINE;
+                case CLOSE -> ErrorCode.ENGINE_CLOSED;
+            };
+            deliver(ExecutionEnvelope.refused(
+                    run, revision(), elapsed(), List.of(Diagnostic.error(code, "", "stopped before launch"))));
+            return;
+        }
+        h.cancel();
+        ErrorCode code = cause == Cause.CALLER_DEADLINE ? ErrorCode.EXEC_CALLER_DEADLINE : ErrorCode.EXEC_CANCELLED;
+        deliver(new ExecutionEnvelope(
+                ExecutionStatus.CLEANUP_UNKNOWN,
+                run,
+                revision(),
+                Optional.empty(),
+                elapsed(),
+                ProcessExit.notObserved(),
+                Optional.empty(),
+                List.of(
+                        Diagnostic.error(code, "", "stopped while the script ran"),
+                        Diagnostic.error(
+                                ErrorCode.CLEANUP_UNKNOWN,
+                                "",
+                                "delivered before the process tree settled; cleanup continues in the background")),
+                CleanupReport.unknown(0, false, Optional.empty()),
+                HardeningLayer.NONE));
+    }
+
+    /** The caller cancels: {@link #stop} with {@link Cause#CALLER_CANCEL}. */
+    public void cancel() {
+        stop(Cause.CALLER_CANCEL);
+    }
+
+    /** Delivers {@code envelope} unless an outcome was already delivered. */
+    boolean deliver(ExecutionEnvelope envelope) {
+        return outcome.complete(envelope);
+    }
+
+    /**
+     * Records the runner's final envelope (or the refusal), then delivers it unless something was
+     * delivered already. Settlement first, so the registry is up to date when the caller wakes.
+     */
+    void settle(ExecutionEnvelope envelope) {
+        settlement.complete(envelope);
+        deliver(envelope);
+    }
+
+    @Override
+    public String toString() {
+        return "Execution[" + run + ", " + skill + "]";
+    }
+}

@@ -1,0 +1,37 @@
+package dev.skillgate.engine.internal;
+
+import dev.skillgate.audit.PromptSkillScope;
+import dev.skillgate.audit.TrustScope;
+import dev.skillgate.consent.ConsumedGrant;
+import dev.skillgate.consent.TrustedRevisionLaunch;
+import dev.skillgate.model.Diagnostic;
+import java.util.Optional;
+
+/** The engine's hooks into the trust audit log ({@link AuditTrail}). Not API. */
+public interface Trail {
+
+    /**
+     * Records that {@code grant} was consumed, durably, before the launch.
+     *
+     * @return why the record could not be committed (the launch is then refused), or empty
+     */
+    Optional<Diagnostic> consumed(ConsumedGrant grant);
+
+    /** Whether the audit log vouches for the receipt behind {@code launch}. */
+    boolean vouchesFor(TrustedRevisionLaunch launch);
+
+    /** Whether the audit log trusts a prompt skill's first-use scope now. */
+    boolean trusts(PromptSkillScope scope);
+
+    /** Whether the latest decision on {@code scope} is a revocation. */
+    boolean revoked(TrustScope scope);
+
+    /**
+     * Why the audit log cannot record a trust decision now (disabled, or this handle may not write),
+     * checked before a human is asked; empty when it can.
+     */
+    Optional<Diagnostic> unavailable();
+
+    /** Appends an approval, durably; empty when committed, else why not. */
+    Optional<Diagnostic> approve(TrustScope scope);
+}

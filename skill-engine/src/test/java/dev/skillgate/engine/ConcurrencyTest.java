@@ -1,0 +1,137 @@
+package dev.skillgate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.audit.AuditRecord;
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.engine.internal.Settlements;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.RunId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * Races through the facade with a real node and the Linux supervisor: concurrent executions in one
+ * gate, and cancels racing the hand-over to the runner at seeded random moments. Every outcome must
+ * be one of the consistent shapes, the delivered outcome never changes, every execution settles and
+ * nothing survives.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.Timeout(180)
+@EnabledOnOs(OS.LINUX)
+class ConcurrencyTest {
+    private final String marker = Support.newMarker();
+    private Path base;
+    private Path skills;
+    private Path workspace;
+
+    @BeforeAll
+    void setUp() throws IOException {
+        base = Files.createTempDirectory("skillgate-engine-race");
+        Path root = Support.hostileRoot(base, marker);
+        skills = Files.createDirectories(root.resolve("skills"));
+        workspace = Files.createDirectories(root.resolve("ws"));
+        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+        // Prints after 300 ms without reading stdin: a window for cancels to land while it runs.
+        Bundles.fixtureSkill(skills, "slow", dev.skillgate.fixtures.NodeFixture.NEVER_READS_STDIN, 10_000);
+    }
+
+    @AfterAll
+    void noSurvivors() throws IOException {
+        List<Long> survivors = Support.killSurvivors(marker);
+        Support.deleteTree(base);
+        assertThat(survivors).as("processes left behind").isEmpty();
+    }
+
+    private SkillGate gate(SkillGateAdmin admin) {
+        ApprovalChannel alwaysYes = r -> CompletableFuture.completedFuture(ApprovalDecision.approve());
+        return SkillGate.builder()
+                .admin(admin)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(alwaysYes)
+                .build();
+    }
+
+    @Test
+    void concurrentExecutionsInOneGateEachSucceedWithTheirOwnConsumptionRecorded() throws Exception {
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = gate(admin)) {
+            List<PendingExecution> pending = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                pending.add(gate.executeAsync(ExecutionRequest.of(
+                        RunId.random(),
+                        AgentId.of("agent-" + (i % 3)),
+                        "hello-world",
+                        "{\"name\":\"n" + i + "\"}",
+                        workspace)));
+            }
+            for (int i = 0; i < pending.size(); i++) {
+                ExecutionEnvelope env = pending.get(i).await();
+                assertThat(env.status()).as(env.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                assertThat(env.output().orElseThrow()).contains("Hello, n" + i + "!");
+            }
+            List<AuditEvent> events = admin.trust().records(0, 1000).stream()
+                    .map(AuditRecord::event)
+                    .toList();
+            assertThat(events).hasSize(12).allSatisfy(e -> assertThat(e).isInstanceOf(AuditEvent.Consumed.class));
+            assertThat(events.stream().map(e -> ((AuditEvent.Consumed) e).run()).distinct())
+                    .hasSize(12);
+        }
+    }
+
+    @Test
+    void cancelsRacingTheLaunchAlwaysLeaveAConsistentOutcomeAndASettlement() throws Exception {
+        Random random = new Random(20261201);
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = gate(admin)) {
+            for (int round = 0; round < 20; round++) {
+                PendingExecution p = gate.executeAsync(
+                        ExecutionRequest.of(RunId.random(), AgentId.of("racer"), "slow", "{}", workspace));
+                Thread.sleep(random.nextInt(500));
+                p.cancel();
+                ExecutionEnvelope delivered = p.await();
+                ExecutionEnvelope settled = p.settlement().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                switch (delivered.status()) {
+                    case SUCCEEDED -> assertThat(settled).isSameAs(delivered);
+                    case REFUSED -> {
+                        assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_ABORTED);
+                        assertThat(settled.status()).isEqualTo(ExecutionStatus.REFUSED);
+                        assertThat(settled.cleanup().status()).isEqualTo(CleanupStatus.NOT_STARTED);
+                    }
+                    case CLEANUP_UNKNOWN -> {
+                        assertThat(delivered.errorCodes())
+                                .containsExactly(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN);
+                        // What the runner finally saw: the script finished, was cancelled, or was
+                        // refused before spawn — always with its tree accounted for.
+                        assertThat(settled.status())
+                                .isIn(ExecutionStatus.SUCCEEDED, ExecutionStatus.CANCELLED, ExecutionStatus.REFUSED);
+                        assertThat(settled.cleanup().status()).isIn(CleanupStatus.PROVEN, CleanupStatus.NOT_STARTED);
+                    }
+                    default -> throw new AssertionError("unexpected outcome " + delivered);
+                }
+                assertThat(p.outcome().toCompletableFuture().getNow(null)).isSameAs(delivered);
+            }
+            assertThat(gate.unresolved()).isEmpty();
+        }
+        assertThat(Settlements.inFlightCount()).isZero();
+    }
+}

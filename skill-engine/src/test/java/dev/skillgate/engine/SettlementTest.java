@@ -1,0 +1,214 @@
+package dev.skillgate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.skillgate.consent.ScriptedApprovalChannel;
+import dev.skillgate.fixtures.NodeFixture;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.RunId;
+import dev.skillgate.runner.ProgressEvent;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * Settlement (SPEC §12, seed 003): a caller's deadline or cancel returns early while a
+ * non-cooperative script is still being cleaned up; {@code close()} drains; a late settlement never
+ * rewrites the delivered outcome; nothing survives.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.Timeout(120)
+@EnabledOnOs(OS.LINUX)
+class SettlementTest {
+    private static final AgentId AGENT = AgentId.of("agent-1");
+
+    private final String marker = Support.newMarker();
+    private Path base;
+    private Path skills;
+    private Path data;
+    private Path workspace;
+
+    @BeforeAll
+    void createRoot() throws IOException {
+        base = Files.createTempDirectory("skillgate-settlement");
+    }
+
+    @AfterAll
+    void noSurvivors() throws IOException {
+        List<Long> survivors = Support.killSurvivors(marker);
+        Support.deleteTree(base);
+        assertThat(survivors).as("processes left behind").isEmpty();
+    }
+
+    @BeforeEach
+    void fresh() throws IOException {
+        Path t = Files.createTempDirectory(Support.hostileRoot(base, marker), "t");
+        skills = Files.createDirectories(t.resolve("skills"));
+        data = t.resolve("data");
+        workspace = Files.createDirectories(t.resolve("ws"));
+        Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
+        Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
+    }
+
+    private SkillGate gate(ScriptedApprovalChannel channel, ExecutionListener listener) {
+        return SkillGate.builder()
+                .dataDirectory(data)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(channel)
+                .listener(listener)
+                .build();
+    }
+
+    private static ExecutionListener onStarted(CountDownLatch started) {
+        return event -> {
+            if (event.progress().orElse(null) instanceof ProgressEvent.Started) {
+                started.countDown();
+            }
+        };
+    }
+
+    @Test
+    void aCallerDeadlineReturnsEarlyAndCloseWaitsForTheCleanupWithoutRewritingTheOutcome() throws Exception {
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        CountDownLatch started = new CountDownLatch(1);
+        SkillGate gate = gate(channel, onStarted(started));
+        RunId run = RunId.random();
+        PendingExecution pending = gate.executeAsync(ExecutionRequest.of(run, AGENT, "stubborn", "{}", workspace)
+                .withCallerDeadline(Duration.ofMillis(1500)));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+
+        ExecutionEnvelope delivered = pending.await();
+        assertThat(delivered.status()).isEqualTo(ExecutionStatus.CLEANUP_UNKNOWN);
+        assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_CALLER_DEADLINE, ErrorCode.CLEANUP_UNKNOWN);
+        // Delivered while the SIGTERM-ignoring script was still being terminated.
+        assertThat(pending.settlement().toCompletableFuture().isDone()).isFalse();
+        assertThat(Support.survivors(marker)).as("still being cleaned up").isNotEmpty();
+        assertThat(gate.unresolved())
+                .singleElement()
+                .satisfies(u -> assertThat(u.state()).isEqualTo(UnresolvedExecution.State.SETTLING));
+
+        DrainReport report = gate.close(Duration.ofSeconds(30));
+        assertThat(report.stopped()).isEqualTo(1);
+        assertThat(report.settled()).isEqualTo(1);
+        assertThat(report.complete()).isTrue();
+
+        ExecutionEnvelope settled = pending.settlement().toCompletableFuture().getNow(null);
+        assertThat(settled).isNotNull();
+        assertThat(settled.status()).isEqualTo(ExecutionStatus.CANCELLED);
+        assertThat(settled.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+        assertThat(pending.outcome().toCompletableFuture().getNow(null)).isSameAs(delivered);
+        assertThat(gate.unresolved()).isEmpty();
+        assertThat(Support.survivors(marker)).isEmpty();
+    }
+
+    @Test
+    void cancelWhileRunningDeliversAtOnceAndTheRunnerStillProvesCleanup() throws Exception {
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        CountDownLatch started = new CountDownLatch(1);
+        try (SkillGate gate = gate(channel, onStarted(started))) {
+            PendingExecution pending =
+                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "stubborn", "{}", workspace));
+            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            pending.cancel();
+            ExecutionEnvelope delivered = pending.await();
+            assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN);
+            ExecutionEnvelope settled =
+                    pending.settlement().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertThat(settled.status()).isEqualTo(ExecutionStatus.CANCELLED);
+            assertThat(settled.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+            assertThat(pending.outcome().toCompletableFuture().getNow(null)).isSameAs(delivered);
+        }
+        assertThat(Support.survivors(marker)).isEmpty();
+    }
+
+    @Test
+    void cancelWhileWaitingForApprovalLaunchesNothingEvenIfApprovedLater() throws Exception {
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
+        try (SkillGate gate = gate(channel, ExecutionListener.NONE)) {
+            PendingExecution pending = gate.executeAsync(
+                    ExecutionRequest.of(RunId.random(), AGENT, "writer", "{\"fileName\":\"x.txt\"}", workspace));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (channel.heldCount() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(channel.heldCount()).isEqualTo(1);
+            pending.cancel();
+            ExecutionEnvelope env = pending.await();
+            assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(env.errorCodes()).containsExactly(ErrorCode.EXEC_ABORTED);
+            channel.approveNext();
+            assertThat(pending.settlement().toCompletableFuture().get(30, TimeUnit.SECONDS))
+                    .isSameAs(env);
+            Thread.sleep(300);
+            assertThat(workspace.resolve("x.txt")).doesNotExist();
+        }
+        channel.close();
+    }
+
+    @Test
+    void endingTheRunCancelsItsOutstandingProposalSoALateApprovalLaunchesNothing() throws Exception {
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
+        try (SkillGate gate = gate(channel, ExecutionListener.NONE)) {
+            RunId run = RunId.random();
+            PendingExecution pending = gate.executeAsync(
+                    ExecutionRequest.of(run, AGENT, "writer", "{\"fileName\":\"ended.txt\"}", workspace));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (channel.heldCount() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            gate.endRun(run);
+            channel.approveNext();
+            ExecutionEnvelope env = pending.await();
+            assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_CANCELLED);
+            assertThat(workspace.resolve("ended.txt")).doesNotExist();
+        }
+        channel.close();
+    }
+
+    @Test
+    void closeStopsAndDrainsInFlightExecutionsAndRefusesNewOnes() throws Exception {
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        CountDownLatch started = new CountDownLatch(1);
+        SkillGate gate = gate(channel, onStarted(started));
+        PendingExecution pending =
+                gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "stubborn", "{}", workspace));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+
+        DrainReport report = gate.close(SkillGate.DEFAULT_DRAIN_WAIT);
+        assertThat(report.stopped()).isEqualTo(1);
+        assertThat(report.complete()).isTrue();
+        assertThat(pending.await().errorCodes()).containsExactly(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN);
+        assertThat(pending.settlement()
+                        .toCompletableFuture()
+                        .getNow(null)
+                        .cleanup()
+                        .status())
+                .isEqualTo(CleanupStatus.PROVEN);
+
+        ExecutionEnvelope after = gate.execute(
+                ExecutionRequest.of(RunId.random(), AGENT, "writer", "{\"fileName\":\"y.txt\"}", workspace));
+        assertThat(after.errorCodes()).containsExactly(ErrorCode.ENGINE_CLOSED);
+        assertThat(workspace.resolve("y.txt")).doesNotExist();
+        assertThat(Support.survivors(marker)).isEmpty();
+    }
+}
