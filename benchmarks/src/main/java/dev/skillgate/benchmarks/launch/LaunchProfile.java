@@ -25,7 +25,7 @@ final class LaunchProfile {
     private LaunchProfile() {}
 
     /** Runs {@code launch} {@code n} times under a recording and prints the per-launch breakdown. */
-    static void print(int n, Callable<Long> launch, Path dir) throws Exception {
+    static void print(String what, int n, Callable<Long> launch, Path dir) throws Exception {
         Path file = dir.resolve("launch-profile.jfr");
         List<Long> wall = new ArrayList<>();
         try (Recording r = new Recording()) {
@@ -58,7 +58,7 @@ final class LaunchProfile {
         }
         double total = wall.stream().mapToLong(Long::longValue).sum() / 1e6;
         System.out.printf(
-                Locale.ROOT, "%nProfile (JFR) of %d more runner launches, %.1f ms each on average:%n%n", n, total / n);
+                Locale.ROOT, "%nProfile (JFR) of %d more %s, %.1f ms each on average:%n%n", n, what, total / n);
         System.out.println("| per launch | count | total ms | called from |");
         System.out.println("|---|---:|---:|---|");
         double forceMs = 0;
