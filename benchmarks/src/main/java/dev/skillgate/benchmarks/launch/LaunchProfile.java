@@ -48,12 +48,12 @@ final class LaunchProfile {
                 agg[1] += e.getDuration().toNanos() / 1e6;
             } else if (e.getEventType().getName().equals("jdk.ProcessStart")) {
                 String command = e.getString("command");
-                String what = command.contains("--version")
+                String started = command.contains("--version")
                         ? "node --version (runtime verification)"
                         : command.contains("/supervisor/")
                                 ? "the Linux supervisor's helper (the spare for the next launch)"
                                 : command.length() > 60 ? command.substring(0, 60) + "…" : command;
-                starts.merge(what, 1, Integer::sum);
+                starts.merge(started, 1, Integer::sum);
             }
         }
         double total = wall.stream().mapToLong(Long::longValue).sum() / 1e6;
