@@ -47,7 +47,7 @@ final class LaunchProfile {
                 agg[0]++;
                 agg[1] += e.getDuration().toNanos() / 1e6;
             } else if (e.getEventType().getName().equals("jdk.ProcessStart")) {
-                String command = e.getString("command");
+                String command = String.valueOf(e.getString("command"));
                 String started = command.contains("--version")
                         ? "node --version (runtime verification)"
                         : command.contains("/supervisor/")

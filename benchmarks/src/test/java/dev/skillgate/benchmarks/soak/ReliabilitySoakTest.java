@@ -74,6 +74,7 @@ class ReliabilitySoakTest {
         List<String> hostileInputs = hostileInputs();
 
         Map<String, Map<ExecutionStatus, Integer>> counts = new TreeMap<>();
+        Map<String, Map<String, Integer>> firstCodes = new TreeMap<>();
         List<String> failures = new ArrayList<>();
         Random random = new Random(20261201L);
         long start = System.nanoTime();
@@ -102,6 +103,14 @@ class ReliabilitySoakTest {
                     String label = hostile ? "hostile invocation" : c.fixture().name();
                     counts.computeIfAbsent(label, k -> new EnumMap<>(ExecutionStatus.class))
                             .merge(env.status(), 1, Integer::sum);
+                    firstCodes
+                            .computeIfAbsent(label, k -> new TreeMap<>())
+                            .merge(
+                                    env.errors().isEmpty()
+                                            ? "none"
+                                            : env.errors().get(0).code().name(),
+                                    1,
+                                    Integer::sum);
                     if (env.status() == ExecutionStatus.CLEANUP_UNKNOWN
                             || (env.status() != ExecutionStatus.REFUSED
                                     && env.cleanup().status() != CleanupStatus.PROVEN)) {
@@ -143,14 +152,15 @@ class ReliabilitySoakTest {
                 staging,
                 audit.state(),
                 audit.committedSequence());
-        System.out.println("| fixture | runs | outcomes |");
-        System.out.println("|---|---:|---|");
+        System.out.println("| fixture | runs | outcomes | first error code |");
+        System.out.println("|---|---:|---|---|");
         counts.forEach((fixture, byStatus) -> System.out.printf(
                 Locale.ROOT,
-                "| %s | %d | %s |%n",
+                "| %s | %d | %s | %s |%n",
                 fixture,
                 byStatus.values().stream().mapToInt(Integer::intValue).sum(),
-                byStatus.toString().replaceAll("[{}]", "")));
+                byStatus.toString().replaceAll("[{}]", ""),
+                firstCodes.get(fixture).toString().replaceAll("[{}]", "")));
         failures.stream().limit(20).forEach(f -> System.out.println("FAILURE " + f));
 
         NodeHost.deleteTree(base);
