@@ -186,6 +186,9 @@ class WorkflowPlanTest {
         ExecutionEnvelope first = gate.execute(ExecutionRequest.of(run, AGENT, "hello-world", HELLO_INPUT, workspace));
         assertThat(first.status()).as(first.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(first.output().orElseThrow()).contains("Hello, Ada!");
+        assertThat(gate.supervisor().name()).isEqualTo("linux-subreaper");
+        assertThat(first.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+        assertThat(first.hardening()).isNotEqualTo(dev.skillgate.model.HardeningLayer.NONE);
         ExecutionEnvelope written = gate.execute(ExecutionRequest.of(run, AGENT, "writer", WRITER_INPUT, workspace));
         assertThat(written.status()).as(written.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(workspace.resolve("planned.txt")).exists();
