@@ -2,11 +2,16 @@ package dev.skillgate.audit;
 
 import dev.skillgate.audit.internal.Scopes;
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
 import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -16,7 +21,8 @@ import java.util.OptionalLong;
  * record of any other type makes the log corrupt, it is never skipped.
  *
  * <p>Only {@link Approved} grants trust and only {@link Revoked} removes it; the other events are
- * evidence. No event holds a source path, a credential value or an executable path.
+ * evidence (consumptions, policy changes, settlements, resolutions, workflow plans). No event holds a
+ * source path, a credential value, an executable path, script input or script output.
  */
 public sealed interface AuditEvent {
 
@@ -117,6 +123,174 @@ public sealed interface AuditEvent {
             }
             if (firstBadSequence.isPresent() && firstBadSequence.getAsLong() < 0) {
                 throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "a sequence number is not negative");
+            }
+        }
+    }
+    /**
+     * How an authorised execution finally settled (SPEC §12): written when the runner settled — also
+     * when the caller had already received an early outcome (cancel, caller deadline, close), in which
+     * case this record states the real settlement and the delivered outcome stays what it was — or
+     * when the execution was refused after its authorisation was used. Decisions and facts only:
+     * never paths, input or output.
+     *
+     * @param run the run
+     * @param agent the agent
+     * @param revision the revision that was authorised (and, if it started, ran)
+     * @param authority what authorised the launch
+     * @param status the settled status
+     * @param cleanup whether the end of the process tree was proven
+     * @param layer the supervisor hardening layer that applied
+     * @param errors the envelope's error codes in order, distinct, at most {@link #MAX_ERRORS}
+     * @param earlyDelivery whether the caller received an earlier outcome than this one
+     */
+    record Settled(
+            RunId run,
+            AgentId agent,
+            Revision revision,
+            Authority authority,
+            ExecutionStatus status,
+            CleanupStatus cleanup,
+            HardeningLayer layer,
+            List<ErrorCode> errors,
+            boolean earlyDelivery)
+            implements AuditEvent {
+        /** Most error codes one record keeps. */
+        public static final int MAX_ERRORS = 16;
+
+        /** What authorised the launch. */
+        public enum Authority {
+            /** A consumed one-use consent grant (its {@link Consumed} record comes first). */
+            CONSENT,
+            /** A trusted-revision receipt the audit log vouched for. */
+            TRUSTED_REVISION,
+            /** A step of an approved workflow plan (its {@link PlanStepConsumed} record comes first). */
+            WORKFLOW_STEP
+        }
+
+        public Settled {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(authority, "authority");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(cleanup, "cleanup");
+            Objects.requireNonNull(layer, "layer");
+            errors = List.copyOf(errors);
+            if (errors.size() > MAX_ERRORS || new HashSet<>(errors).size() != errors.size()) {
+                throw new InvalidValueException(
+                        ErrorCode.AUDIT_RECORD_INVALID, "a settlement keeps at most " + MAX_ERRORS + " distinct codes");
+            }
+        }
+
+        /** The first {@link #MAX_ERRORS} distinct codes of {@code codes}, in order. */
+        public static List<ErrorCode> boundedCodes(List<ErrorCode> codes) {
+            return codes.stream().distinct().limit(MAX_ERRORS).toList();
+        }
+    }
+
+    /**
+     * A process the staging janitor proved dead: its pid is gone, or belongs to a process with another
+     * start-time token.
+     *
+     * @param pid the recorded pid
+     * @param startToken the recorded start-time token ({@code [A-Za-z0-9._:+-]{1,128}})
+     */
+    record DeadProcess(long pid, String startToken) {
+        /** Largest pid a record can hold (the canonical form's integer bound, 2^53 − 1). */
+        public static final long MAX_PID = (1L << 53) - 1;
+
+        public DeadProcess {
+            if (pid < 1 || pid > MAX_PID) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "a pid is a positive integer");
+            }
+            Objects.requireNonNull(startToken, "startToken");
+            if (!startToken.matches("[A-Za-z0-9._:+-]{1,128}")) {
+                throw new InvalidValueException(
+                        ErrorCode.AUDIT_RECORD_INVALID, "a start token is 1-128 of [A-Za-z0-9._:+-]");
+            }
+        }
+    }
+
+    /**
+     * An operator resolved an execution whose cleanup was unknown (SPEC §12): the staging janitor
+     * proved every recorded owner of its retained staging directory dead, this record was committed,
+     * and only then was the directory removed.
+     *
+     * @param run the run
+     * @param revision the revision of the retained bundle as found on disk, when it could be computed
+     * @param attempt the staging attempt token (32 lowercase hex; the directory's name is
+     *     {@code <attempt>-<run>})
+     * @param stager the process that staged the directory, proven dead
+     * @param supervisor the supervisor (helper pid and start-time token) recorded as owner, proven dead
+     */
+    record Resolved(
+            RunId run,
+            Optional<Revision> revision,
+            String attempt,
+            DeadProcess stager,
+            Optional<DeadProcess> supervisor)
+            implements AuditEvent {
+        public Resolved {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(attempt, "attempt");
+            Objects.requireNonNull(stager, "stager");
+            Objects.requireNonNull(supervisor, "supervisor");
+            if (!attempt.matches("[0-9a-f]{32}")) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "an attempt is 32 lowercase hex");
+            }
+        }
+    }
+
+    /**
+     * The human approved a host-verified workflow plan once for its run ({@code APPROVE_WORKFLOW_RUN},
+     * SPEC §8). The plan itself lives only in memory; this is evidence and grants nothing.
+     *
+     * @param run the run the plan belongs to
+     * @param agent the agent its steps run for
+     * @param workspace the workspace digest ({@link ExecutionScope#workspaceDigest})
+     * @param plan the plan's digest, computed by the engine
+     * @param steps how many steps the plan lists (1–{@value #MAX_STEPS})
+     */
+    record PlanApproved(RunId run, AgentId agent, Sha256Digest workspace, Sha256Digest plan, int steps)
+            implements AuditEvent {
+        /** Most steps one plan lists. */
+        public static final int MAX_STEPS = 64;
+
+        public PlanApproved {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(workspace, "workspace");
+            Objects.requireNonNull(plan, "plan");
+            if (steps < 1 || steps > MAX_STEPS) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "a plan has 1-" + MAX_STEPS + " steps");
+            }
+        }
+    }
+
+    /**
+     * One step of an approved workflow plan was used for a launch, recorded before the launch. Like
+     * {@link Consumed}, it says the authorisation was used, not that the script started.
+     *
+     * @param run the run
+     * @param agent the agent
+     * @param revision the revision the step covers
+     * @param binding the launch's consent binding digest
+     * @param plan the plan's digest (as in its {@link PlanApproved} record)
+     * @param step the step's index in the plan (0–63)
+     */
+    record PlanStepConsumed(
+            RunId run, AgentId agent, Revision revision, Sha256Digest binding, Sha256Digest plan, int step)
+            implements AuditEvent {
+        public PlanStepConsumed {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(binding, "binding");
+            Objects.requireNonNull(plan, "plan");
+            if (step < 0 || step >= PlanApproved.MAX_STEPS) {
+                throw new InvalidValueException(
+                        ErrorCode.AUDIT_RECORD_INVALID, "a step index is 0-" + (PlanApproved.MAX_STEPS - 1));
             }
         }
     }

@@ -119,6 +119,30 @@ public final class AuditLog implements AutoCloseable {
     }
 
     /**
+     * Records how an authorised execution settled. Grants no trust. A torn, unconfirmed settlement
+     * record found after a crash is quarantined (dropped), like every record that does not reduce
+     * trust.
+     */
+    public AppendResult recordSettlement(AuditEvent.Settled event) {
+        return engine.record(event);
+    }
+
+    /** Records an operator's resolution of an execution whose cleanup was unknown. Grants no trust. */
+    public AppendResult recordResolution(AuditEvent.Resolved event) {
+        return engine.record(event);
+    }
+
+    /** Records the approval of a workflow plan for one run. Grants no trust. */
+    public AppendResult recordPlanApproval(AuditEvent.PlanApproved event) {
+        return engine.record(event);
+    }
+
+    /** Records that a step of an approved workflow plan was used for a launch. Grants no trust. */
+    public AppendResult recordPlanStep(AuditEvent.PlanStepConsumed event) {
+        return engine.record(event);
+    }
+
+    /**
      * The explicit operator action that ends a {@link AuditState#DISABLED} state: the old
      * {@code audit.log} and {@code audit.head} move to a new {@code audit.corrupt-<time>} directory,
      * and a new log starts with a {@link AuditEvent.Repaired} record carrying the reason and digests of

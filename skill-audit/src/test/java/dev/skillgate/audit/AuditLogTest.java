@@ -147,6 +147,77 @@ class AuditLogTest {
     }
 
     @Test
+    void settlementsResolutionsAndPlansAreRecordedVerbatimAndGrantNothing() throws Exception {
+        Path dir = tmp.resolve("audit");
+        List<AuditEvent> events = new java.util.ArrayList<>();
+        try (AuditLog log = Fixtures.open(dir)) {
+            for (int n = 0; n < 4; n++) {
+                AuditEvent.Settled settled = Fixtures.settled(n);
+                AuditEvent.Resolved resolved = Fixtures.resolved(n);
+                AuditEvent.PlanApproved plan = Fixtures.planApproved(n);
+                AuditEvent.PlanStepConsumed step = Fixtures.planStep(n);
+                assertThat(log.recordSettlement(settled).isCommitted()).isTrue();
+                assertThat(log.recordResolution(resolved).isCommitted()).isTrue();
+                assertThat(log.recordPlanApproval(plan).isCommitted()).isTrue();
+                assertThat(log.recordPlanStep(step).isCommitted()).isTrue();
+                events.addAll(List.of(settled, resolved, plan, step));
+            }
+            assertThat(log.list()).isEmpty();
+        }
+        try (AuditLog log = Fixtures.open(dir)) {
+            assertThat(log.status().state()).isEqualTo(AuditState.OK);
+            assertThat(log.records(0, 100)).extracting(AuditRecord::event).containsExactlyElementsOf(events);
+            assertThat(log.list()).isEmpty();
+        }
+    }
+
+    @Test
+    void aSettlementKeepsABoundedListOfDistinctCodes() {
+        AuditEvent.Settled s = Fixtures.settled(1);
+        List<ErrorCode> repeated = List.of(ErrorCode.CLEANUP_UNKNOWN, ErrorCode.CLEANUP_UNKNOWN);
+        assertThatThrownBy(() -> new AuditEvent.Settled(
+                        s.run(),
+                        s.agent(),
+                        s.revision(),
+                        s.authority(),
+                        s.status(),
+                        s.cleanup(),
+                        s.layer(),
+                        repeated,
+                        true))
+                .isInstanceOf(IllegalArgumentException.class);
+        List<ErrorCode> many = List.of(ErrorCode.values()).subList(0, AuditEvent.Settled.MAX_ERRORS + 1);
+        assertThatThrownBy(() -> new AuditEvent.Settled(
+                        s.run(),
+                        s.agent(),
+                        s.revision(),
+                        s.authority(),
+                        s.status(),
+                        s.cleanup(),
+                        s.layer(),
+                        many,
+                        true))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(AuditEvent.Settled.boundedCodes(
+                        List.of(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN, ErrorCode.EXEC_CANCELLED)))
+                .containsExactly(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN);
+        assertThat(AuditEvent.Settled.boundedCodes(List.of(ErrorCode.values()))).hasSize(AuditEvent.Settled.MAX_ERRORS);
+        assertThatThrownBy(() -> new AuditEvent.DeadProcess(0, "jdk:1")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AuditEvent.DeadProcess(1, "a b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AuditEvent.PlanApproved(
+                        s.run(), s.agent(), Sha256Digest.hash(new byte[0]), Sha256Digest.hash(new byte[0]), 65))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AuditEvent.PlanStepConsumed(
+                        s.run(),
+                        s.agent(),
+                        s.revision(),
+                        Sha256Digest.hash(new byte[0]),
+                        Sha256Digest.hash(new byte[0]),
+                        64))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void nothingListedOrStoredMentionsPaths() throws Exception {
         Path dir = tmp.resolve("secret-project-dir/audit");
         try (AuditLog log = Fixtures.open(dir)) {

@@ -1,8 +1,13 @@
 package dev.skillgate.audit;
 
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.OutputLimit;
 import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.Timeout;
@@ -48,6 +53,64 @@ public final class Fixtures {
                 new OutputLimit(1 + r.nextInt(OutputLimit.MAX_BYTES)),
                 new UUID(r.nextLong(), r.nextLong()),
                 Instant.ofEpochMilli(1_700_000_000_000L + r.nextInt(1_000_000)));
+    }
+
+    private static Sha256Digest digest(String text) {
+        return Sha256Digest.hash(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A settlement record determined by {@code n} (odd: early delivery, cleanup unknown, codes). */
+    public static AuditEvent.Settled settled(int n) {
+        boolean odd = n % 2 == 1;
+        return new AuditEvent.Settled(
+                RunId.of("run-" + n),
+                AgentId.of("agent-" + n),
+                prompt(n).revision(),
+                AuditEvent.Settled.Authority.values()[n % 3],
+                odd ? ExecutionStatus.CLEANUP_UNKNOWN : ExecutionStatus.SUCCEEDED,
+                odd ? CleanupStatus.UNKNOWN : CleanupStatus.PROVEN,
+                HardeningLayer.values()[n % 3],
+                odd
+                        ? List.of(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN, ErrorCode.STAGING_RETAINED)
+                        : List.of(),
+                odd);
+    }
+
+    /** A resolution record determined by {@code n} (odd: with revision and supervisor). */
+    public static AuditEvent.Resolved resolved(int n) {
+        boolean odd = n % 2 == 1;
+        return new AuditEvent.Resolved(
+                RunId.of("run-" + n),
+                odd ? Optional.of(prompt(n).revision()) : Optional.empty(),
+                String.format("%032x", n + 1),
+                new AuditEvent.DeadProcess(1000 + n, "jdk:" + (1_700_000_000_000L + n)),
+                odd ? Optional.of(new AuditEvent.DeadProcess(2000 + n, "4711" + n)) : Optional.empty());
+    }
+
+    /** A plan approval determined by {@code n}. */
+    public static AuditEvent.PlanApproved planApproved(int n) {
+        return new AuditEvent.PlanApproved(
+                RunId.of("run-" + n),
+                AgentId.of("agent-" + n),
+                digest("workspace " + n),
+                digest("plan " + n),
+                1 + n % 64);
+    }
+
+    /** A plan step consumption determined by {@code n}. */
+    public static AuditEvent.PlanStepConsumed planStep(int n) {
+        return new AuditEvent.PlanStepConsumed(
+                RunId.of("run-" + n),
+                AgentId.of("agent-" + n),
+                prompt(n).revision(),
+                digest("binding " + n),
+                digest("plan " + n),
+                n % 64);
+    }
+
+    /** One record of each evidence type added for settlements, resolutions and plans. */
+    public static List<AuditEvent> evidence(int n) {
+        return List.of(settled(n), resolved(n), planApproved(n), planStep(n));
     }
 
     /** Opens a writer with a short wait and asserts nothing; the caller checks the status. */

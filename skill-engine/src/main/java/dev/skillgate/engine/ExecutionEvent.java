@@ -17,7 +17,8 @@ import java.util.Optional;
  * @param run the run
  * @param skill the skill
  * @param kind what happened
- * @param codes the refusal or failure codes, for {@link Kind#REFUSED} and {@link Kind#DELIVERED}
+ * @param codes the refusal or failure codes, for {@link Kind#REFUSED}, {@link Kind#DELIVERED},
+ *     {@link Kind#SETTLED} and {@link Kind#SETTLEMENT_UNRECORDED}
  * @param progress the runner's own event, for {@link Kind#PROGRESS}
  */
 public record ExecutionEvent(
@@ -40,7 +41,12 @@ public record ExecutionEvent(
         /** The outcome was delivered to the caller. */
         DELIVERED,
         /** The runner settled (the process tree is gone, or cleanup is unknown). */
-        SETTLED
+        SETTLED,
+        /**
+         * The settlement of an authorised execution could not be recorded in the audit log (the codes
+         * say why); the execution is listed by {@link SkillGate#unresolved()} until a resolve records it.
+         */
+        SETTLEMENT_UNRECORDED
     }
 
     public ExecutionEvent {

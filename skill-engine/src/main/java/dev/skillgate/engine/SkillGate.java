@@ -20,7 +20,6 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
-import dev.skillgate.runner.StagingJanitor;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -358,8 +357,9 @@ public final class SkillGate implements AutoCloseable {
         }
 
         /**
-         * The gate. Sweeps the staging janitor once (removing only directories whose owners are
-         * provably dead); chooses the supervisor lazily, at the first execution.
+         * The gate. Chooses the supervisor lazily, at the first execution. Removes nothing: staging
+         * directories left by earlier processes are listed by {@link SkillGate#unresolved()} until
+         * {@link SkillGateAdmin#resolve} removes them after proof and an audit record.
          */
         public SkillGate build() {
             if (dataDirectory == null && admin != null) {
@@ -404,8 +404,10 @@ public final class SkillGate implements AutoCloseable {
                     Optional.ofNullable(agentContext),
                     Optional.ofNullable(namespace),
                     Optional.ofNullable(credentialBroker),
-                    Optional.ofNullable(signatureChecker)));
-            StagingJanitor.forDataDirectory(dataDirectory).sweep();
+                    Optional.ofNullable(signatureChecker),
+                    effectiveAdmin.plans()));
+            // No janitor sweep here: a retained staging directory is an unknown outcome, listed by
+            // unresolved() and removed only by the audited SkillGateAdmin.resolve (SPEC §12).
             return new SkillGate(core, effectiveAdmin, owns, capability);
         }
 

@@ -1,10 +1,13 @@
 package dev.skillgate.engine;
 
+import dev.skillgate.audit.AppendResult;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditLog;
 import dev.skillgate.consent.ConsentResult;
 import dev.skillgate.consent.ExecuteCapability;
 import dev.skillgate.consent.ExecutionPolicy;
+import dev.skillgate.consent.PlanSnapshot;
+import dev.skillgate.consent.PlannedStep;
 import dev.skillgate.consent.PolicyAdmin;
 import dev.skillgate.consent.PolicyChange;
 import dev.skillgate.consent.PolicySnapshot;
@@ -12,12 +15,19 @@ import dev.skillgate.consent.PolicyUpdate;
 import dev.skillgate.consent.PolicyView;
 import dev.skillgate.consent.ScopeEntry;
 import dev.skillgate.consent.TrustScope;
+import dev.skillgate.consent.WorkflowPlan;
+import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.consent.spi.PolicyStore;
 import dev.skillgate.engine.internal.AuditTrail;
+import dev.skillgate.engine.internal.Execution;
+import dev.skillgate.engine.internal.RetainedStaging;
 import dev.skillgate.engine.internal.Settlements;
+import dev.skillgate.engine.internal.WorkflowPlans;
 import dev.skillgate.engine.internal.Workspaces;
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.OutputLimit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
@@ -32,7 +42,8 @@ import java.util.Optional;
 
 /**
  * The host's settings-side object: the only way to change execution policy, trusted-revision
- * receipts and safe mode, and to resolve executions whose cleanup is unknown.
+ * receipts and safe mode, to submit workflow plans for approval, and to resolve executions whose
+ * cleanup is unknown.
  *
  * <p>It owns the data directory's audit log ({@code DATA_DIR/audit}, one writer per directory): every
  * policy save is recorded there (the change, each receipt minted as an approval, each receipt
@@ -49,6 +60,7 @@ public final class SkillGateAdmin implements AutoCloseable {
     private final PolicyAdmin policy;
     private final AuditLog audit;
     private final TrustAdmin trust;
+    private final WorkflowPlans plans = new WorkflowPlans();
 
     private SkillGateAdmin(Path dataDirectory, PolicyStore store) {
         this.dataDirectory = dataDirectory;
@@ -165,38 +177,169 @@ public final class SkillGateAdmin implements AutoCloseable {
     }
 
     /**
-     * Resolves an execution whose cleanup is unknown: runs the staging janitor, which removes a
-     * staging directory only after proving every recorded owner dead. While the process that
-     * staged it (this JVM, for executions of this process) is alive, nothing is removed.
+     * Submits a workflow plan for one run ({@code APPROVE_WORKFLOW_RUN}, SPEC §8) and asks the human
+     * once, through {@code channel}'s {@link ApprovalChannel#requestWorkflow} (fail closed: an
+     * exception, a failed or empty answer, a closed channel or no answer within the 5-minute consent
+     * window is a denial). Build the steps from a workflow <em>the host</em> has verified — never from
+     * text an agent supplied: this method is the reason a plan cannot be submitted from the
+     * agent-facing {@link SkillGate}.
      *
-     * @return whether the run's staging directory is gone now
+     * <p>When approved, the approval is recorded in the audit log ({@code PLAN_APPROVE}) and only then
+     * does the plan take effect: while the policy is {@code APPROVE_WORKFLOW_RUN}, each listed step
+     * covers exactly one launch in {@code run}, for {@code agent} in {@code workspace}, of that skill at
+     * that exact revision (and, when the step fixes one, with that exact invocation digest), without a
+     * per-invocation prompt; each use is recorded ({@code PLAN_STEP}) before its launch. It never
+     * covers another run, and nothing else runs in that mode. A newer approved plan for the same run
+     * replaces this one; {@link SkillGate#endRun}, {@link #cancelWorkflow} and {@link #close} cancel it.
+     * Approving a plan makes none of its scripts safe: each still runs as the host user.
+     *
+     * @return the approved plan, or why not ({@code WORKSPACE_UNAVAILABLE}, {@code POLICY_INVALID}
+     *     for 0 or more than 64 steps, the denial's code, {@code PROPOSAL_LIMIT}, or the audit log's
+     *     code — when the log cannot record, nobody is asked)
+     */
+    public ConsentResult<PlanSnapshot> approveWorkflow(
+            RunId run, AgentId agent, Path workspace, List<PlannedStep> steps, ApprovalChannel channel) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(steps, "steps");
+        Objects.requireNonNull(channel, "channel");
+        Optional<WorkspaceIdentity> identity = workspaceIdentity(workspace);
+        if (identity.isEmpty()) {
+            return ConsentResult.failure(
+                    ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace is missing or not a directory");
+        }
+        WorkflowPlan plan;
+        try {
+            plan = new WorkflowPlan(run, agent, identity.get(), steps);
+        } catch (InvalidValueException e) {
+            return ConsentResult.failure(e.toDiagnostic(""));
+        }
+        return plans.approve(plan, channel, trail());
+    }
+
+    /** The run's approved workflow plan now, with the steps used so far; empty when it has none. */
+    public Optional<PlanSnapshot> workflowPlan(RunId run) {
+        return plans.current(Objects.requireNonNull(run, "run"));
+    }
+
+    /** Cancels the run's workflow plan (and any still waiting for the human); its unused steps run nothing. */
+    public void cancelWorkflow(RunId run) {
+        plans.endRun(Objects.requireNonNull(run, "run"));
+    }
+
+    /**
+     * Resolves the unresolved executions of {@code run} (SPEC §12), as an audited operator action:
+     *
+     * <ul>
+     *   <li>a settlement whose audit record could not be committed earlier is recorded now;
+     *   <li>a retained staging directory of the run is removed only after the staging janitor has
+     *       proven every recorded owner dead (the process that staged it and the supervisor helper,
+     *       by pid and start-time token) <em>and</em> a {@code RESOLVE} record naming that proof was
+     *       committed to the audit log; when the record cannot be committed, nothing is removed.
+     * </ul>
+     *
+     * <p>An execution of this process whose cleanup is unknown cannot be resolved while this process
+     * runs: this JVM staged it, so its owner is alive. Such directories are resolved from a later
+     * process (the gate lists them as {@code RETAINED_ON_DISK}); nothing is ever replayed.
+     *
+     * @return whether nothing of the run is unresolved any more, and why something was kept
      */
     public Resolution resolve(RunId run) {
         Objects.requireNonNull(run, "run");
-        StagingJanitor.Report report =
-                StagingJanitor.forDataDirectory(dataDirectory).sweep();
-        String suffix = "-" + run.value();
         List<String> kept = new ArrayList<>();
+        List<Execution> remembered = Settlements.remembered(dataDirectory, run);
+        for (Execution e : remembered) {
+            Optional<AuditEvent.Settled> pending = e.unrecordedSettlement();
+            if (pending.isPresent()) {
+                Optional<Diagnostic> problem = append(() -> audit.recordSettlement(pending.get()));
+                if (problem.isEmpty()) {
+                    e.settlementRecorded();
+                } else {
+                    kept.add("SETTLEMENT_UNRECORDED: " + problem.get().code() + " "
+                            + problem.get().message());
+                }
+            }
+        }
+        List<String> notRecorded = new ArrayList<>();
+        StagingJanitor.Report report = StagingJanitor.forDataDirectory(dataDirectory)
+                .sweep(proof -> proof.run().equals(run) && recordResolution(proof, notRecorded));
+        int retainedOfRun = 0;
         for (StagingJanitor.Retained r : report.retained()) {
-            if (r.directory().getFileName().toString().endsWith(suffix)) {
+            if (!isOfRun(r.directory(), run)) {
+                continue;
+            }
+            retainedOfRun++;
+            if (r.reason() == StagingJanitor.Reason.DECLINED) {
+                kept.add("AUDIT: the resolution was not recorded, so nothing was removed ("
+                        + String.join("; ", notRecorded) + ")");
+            } else {
                 kept.add(r.reason() + ": " + r.detail());
             }
         }
-        boolean removed = report.removed().stream()
-                .anyMatch(p -> p.getFileName().toString().endsWith(suffix));
-        if (kept.isEmpty()) {
-            Settlements.forget(dataDirectory, run);
+        boolean removed = report.removed().stream().anyMatch(p -> isOfRun(p, run));
+        for (Execution e : remembered) {
+            if (e.settlement().getNow(null) != null
+                    && e.settlement().getNow(null).status() == dev.skillgate.model.ExecutionStatus.CLEANUP_UNKNOWN
+                    && retainedOfRun == 0) {
+                kept.add("OWNER_ALIVE: this process ran it and is alive; resolve it from a later process");
+            }
+            Settlements.forgetIfResolved(e);
         }
         return new Resolution(run, kept.isEmpty(), removed, kept);
+    }
+
+    /** Commits a RESOLVE record for {@code proof}; true only when it is durable. */
+    private boolean recordResolution(StagingJanitor.OwnersDead proof, List<String> notRecorded) {
+        AuditEvent.Resolved event;
+        try {
+            event = new AuditEvent.Resolved(
+                    proof.run(),
+                    RetainedStaging.bundleRevision(proof.directory().resolve("bundle")),
+                    proof.attempt(),
+                    new AuditEvent.DeadProcess(proof.stagerPid(), proof.stagerStartToken()),
+                    proof.supervisor().map(s -> new AuditEvent.DeadProcess(s.pid(), s.startTimeToken())));
+        } catch (IllegalArgumentException e) {
+            notRecorded.add("the proof cannot be recorded: " + e.getMessage());
+            return false;
+        }
+        Optional<Diagnostic> problem = append(() -> audit.recordResolution(event));
+        problem.ifPresent(d -> notRecorded.add(d.code() + " " + d.message()));
+        return problem.isEmpty();
+    }
+
+    private static Optional<Diagnostic> append(java.util.function.Supplier<AppendResult> append) {
+        AppendResult r;
+        try {
+            r = append.get();
+        } catch (IllegalStateException e) {
+            return Optional.of(Diagnostic.error(ErrorCode.AUDIT_LOCKED, "", "the audit log is closed"));
+        }
+        if (r instanceof AppendResult.Refused refused) {
+            return Optional.of(refused.reason());
+        }
+        if (r instanceof AppendResult.Failed failed) {
+            return Optional.of(failed.reason());
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code directory} is named {@code <32 hex attempt>-<run>}. */
+    private static boolean isOfRun(Path directory, RunId run) {
+        String name = directory.getFileName().toString();
+        return name.length() > 33
+                && name.charAt(32) == '-'
+                && name.substring(33).equals(run.value());
     }
 
     /**
      * The outcome of {@link #resolve}.
      *
      * @param run the run
-     * @param resolved whether no staging directory of the run remains
-     * @param removed whether this call removed one
-     * @param kept why directories of the run were kept (owner alive or unknown, …)
+     * @param resolved whether nothing of the run is unresolved any more
+     * @param removed whether this call removed a staging directory of the run (after recording it)
+     * @param kept why something of the run is still unresolved (owner alive or unknown, the audit log
+     *     could not record, …)
      */
     public record Resolution(RunId run, boolean resolved, boolean removed, List<String> kept) {
         public Resolution {
@@ -224,9 +367,18 @@ public final class SkillGateAdmin implements AutoCloseable {
         return new AuditTrail(audit);
     }
 
-    /** Releases the audit log's lock and files. Idempotent; afterwards nothing is trusted. */
+    /** The approved workflow plans a gate built over this admin consumes steps from. */
+    WorkflowPlans plans() {
+        return plans;
+    }
+
+    /**
+     * Cancels every workflow plan and releases the audit log's lock and files. Idempotent; afterwards
+     * nothing is trusted.
+     */
     @Override
     public void close() {
+        plans.close();
         audit.close();
     }
 

@@ -9,11 +9,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An execution whose process-tree cleanup is not proven: listed by {@link SkillGate#unresolved()},
- * never replayed automatically.
+ * An execution whose process-tree cleanup is not proven, or whose settlement is not in the audit log:
+ * listed by {@link SkillGate#unresolved()}, never replayed automatically.
  *
- * <p>Only an operator action resolves one ({@link SkillGateAdmin#resolve}), and only after the
- * staging janitor has proven every recorded owner of its staging directory dead.
+ * <p>Only an operator action resolves one ({@link SkillGateAdmin#resolve}): a retained staging
+ * directory only after the staging janitor has proven every recorded owner dead and the resolution
+ * was committed to the audit log; an unrecorded settlement by committing its record.
  *
  * @param run the run id
  * @param skill the skill, when known (unknown for a directory left by an earlier process)
@@ -38,8 +39,13 @@ public record UnresolvedExecution(
         SETTLING,
         /** The runner settled without proving that the process tree is gone. */
         CLEANUP_UNKNOWN,
-        /** A staging directory left by an earlier process whose owner could not be proven dead. */
-        RETAINED_ON_DISK
+        /** A staging directory left by an earlier process, not resolved yet (see {@link SkillGateAdmin#resolve}). */
+        RETAINED_ON_DISK,
+        /**
+         * The execution settled (cleanup proven or nothing started) but its settlement record could not be
+         * committed to the audit log; {@link SkillGateAdmin#resolve} records it.
+         */
+        SETTLEMENT_UNRECORDED
     }
 
     public UnresolvedExecution {

@@ -92,9 +92,23 @@ class ConcurrencyTest {
             List<AuditEvent> events = admin.trust().records(0, 1000).stream()
                     .map(AuditRecord::event)
                     .toList();
-            assertThat(events).hasSize(12).allSatisfy(e -> assertThat(e).isInstanceOf(AuditEvent.Consumed.class));
-            assertThat(events.stream().map(e -> ((AuditEvent.Consumed) e).run()).distinct())
+            assertThat(events).hasSize(24);
+            List<AuditEvent.Consumed> consumed = events.stream()
+                    .filter(e -> e instanceof AuditEvent.Consumed)
+                    .map(e -> (AuditEvent.Consumed) e)
+                    .toList();
+            assertThat(consumed.stream().map(AuditEvent.Consumed::run).distinct())
                     .hasSize(12);
+            // Each run's settlement follows its consumption.
+            for (AuditEvent.Consumed c : consumed) {
+                int at = events.indexOf(c);
+                assertThat(events.subList(at + 1, events.size()))
+                        .filteredOn(e ->
+                                e instanceof AuditEvent.Settled s && s.run().equals(c.run()))
+                        .singleElement()
+                        .satisfies(e ->
+                                assertThat(((AuditEvent.Settled) e).status()).isEqualTo(ExecutionStatus.SUCCEEDED));
+            }
         }
     }
 
@@ -103,9 +117,11 @@ class ConcurrencyTest {
         Random random = new Random(20261201);
         try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
                 SkillGate gate = gate(admin)) {
+            java.util.Map<RunId, ExecutionEnvelope[]> outcomes = new java.util.LinkedHashMap<>();
             for (int round = 0; round < 20; round++) {
-                PendingExecution p = gate.executeAsync(
-                        ExecutionRequest.of(RunId.random(), AgentId.of("racer"), "slow", "{}", workspace));
+                RunId run = RunId.random();
+                PendingExecution p =
+                        gate.executeAsync(ExecutionRequest.of(run, AgentId.of("racer"), "slow", "{}", workspace));
                 Thread.sleep(random.nextInt(500));
                 p.cancel();
                 ExecutionEnvelope delivered = p.await();
@@ -129,8 +145,38 @@ class ConcurrencyTest {
                     default -> throw new AssertionError("unexpected outcome " + delivered);
                 }
                 assertThat(p.outcome().toCompletableFuture().getNow(null)).isSameAs(delivered);
+                outcomes.put(run, new ExecutionEnvelope[] {delivered, settled});
             }
             assertThat(gate.unresolved()).isEmpty();
+            // Every authorised execution's record states its real settlement (late ones included);
+            // every launched one has one.
+            List<AuditEvent> events = admin.trust().records(0, 1000).stream()
+                    .map(AuditRecord::event)
+                    .toList();
+            for (var entry : outcomes.entrySet()) {
+                ExecutionEnvelope delivered = entry.getValue()[0];
+                ExecutionEnvelope settled = entry.getValue()[1];
+                List<AuditEvent.Settled> records = events.stream()
+                        .filter(e ->
+                                e instanceof AuditEvent.Settled s && s.run().equals(entry.getKey()))
+                        .map(e -> (AuditEvent.Settled) e)
+                        .toList();
+                boolean consumed = events.stream()
+                        .anyMatch(e ->
+                                e instanceof AuditEvent.Consumed c && c.run().equals(entry.getKey()));
+                assertThat(records)
+                        .as("a record exactly when the grant was used")
+                        .hasSize(consumed ? 1 : 0);
+                if (delivered.status() == ExecutionStatus.CLEANUP_UNKNOWN
+                        || delivered.status() == ExecutionStatus.SUCCEEDED) {
+                    assertThat(records).hasSize(1);
+                }
+                for (AuditEvent.Settled s : records) {
+                    assertThat(s.status()).isEqualTo(settled.status());
+                    assertThat(s.cleanup()).isEqualTo(settled.cleanup().status());
+                    assertThat(s.earlyDelivery()).isEqualTo(delivered != settled);
+                }
+            }
         }
         assertThat(Settlements.inFlightCount()).isZero();
     }

@@ -24,9 +24,10 @@ import java.util.List;
  * {@code hello-world} under the Linux supervisor. Interleaves, per round, (a) {@code NodeRunner.run}
  * of the already-captured request (the baseline: runtime check, staging, supervised spawn, output
  * check), (b) {@code SkillGate.execute} under {@code ASK_EACH_TIME} with a scripted approval queued
- * (discovery, two captures, input check, runtime check, consent, an fsync'd audit append, gates
- * twice, then the same runner path), and (c) {@code SkillGate.execute} inside a trusted-revision
- * receipt (no approval, no audit append). Prints medians. Run with the test class path:
+ * (discovery, two captures, input check, runtime check, consent, an fsync'd {@code CONSUME} append,
+ * gates twice, then the same runner path and the {@code SETTLE} append), and (c)
+ * {@code SkillGate.execute} inside a trusted-revision receipt (no approval; only the {@code SETTLE}
+ * append). Prints medians. Run with the test class path:
  * {@code java -cp … dev.skillgate.engine.EngineOverheadHarness [rounds]}.
  */
 public final class EngineOverheadHarness {

@@ -175,8 +175,15 @@ class ExecuteEndToEndTest {
         assertThat(shown.outputLimit()).isEqualTo(new OutputLimit(1024));
         assertThat(shown.run()).isEqualTo(run);
 
-        // The consumption is in the audit log, bound to this run, revision and binding.
-        assertThat(auditEvents()).singleElement().isInstanceOfSatisfying(AuditEvent.Consumed.class, c -> {
+        // The consumption is in the audit log, bound to this run, revision and binding; then the outcome.
+        assertThat(auditEvents()).hasSize(2);
+        assertThat(auditEvents().get(1)).isInstanceOfSatisfying(AuditEvent.Settled.class, st -> {
+            assertThat(st.run()).isEqualTo(run);
+            assertThat(st.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(st.cleanup()).isEqualTo(CleanupStatus.PROVEN);
+            assertThat(st.layer()).isEqualTo(env.hardening());
+        });
+        assertThat(auditEvents().get(0)).isInstanceOfSatisfying(AuditEvent.Consumed.class, c -> {
             assertThat(c.run()).isEqualTo(run);
             assertThat(c.agent()).isEqualTo(AGENT);
             assertThat(c.revision()).isEqualTo(env.revision().orElseThrow());
@@ -420,7 +427,12 @@ class ExecuteEndToEndTest {
                 entry.receipt().orElseThrow().approvedAt());
         admin.savePolicy(PolicyUpdate.of(ExecutionPolicy.ASK_EACH_TIME)); // removes the scope: revoked
 
-        List<AuditEvent> events = auditEvents();
+        List<AuditEvent> all = auditEvents();
+        assertThat(all.get(1))
+                .isInstanceOfSatisfying(
+                        AuditEvent.Settled.class, st -> assertThat(st.run()).isEqualTo(first));
+        List<AuditEvent> events =
+                all.stream().filter(e -> !(e instanceof AuditEvent.Settled)).toList();
         assertThat(events).hasSize(5);
         assertThat(events.get(0))
                 .isInstanceOfSatisfying(

@@ -44,7 +44,10 @@ class SeparationOfPowersTest {
             ExecuteCapability.class,
             ProcessSupervisor.class,
             NodeRunner.class,
-            LaunchSpec.class);
+            LaunchSpec.class,
+            // Workflow plans are host-verified: submitted on the admin only.
+            dev.skillgate.consent.WorkflowPlan.class,
+            dev.skillgate.engine.internal.WorkflowPlans.class);
 
     @Test
     void nothingReachableFromAGateWritesPolicyTrustOrStartsProcessesOutsideConsent() {
@@ -82,7 +85,9 @@ class SeparationOfPowersTest {
                         .doesNotStartWith("setSafeMode")
                         .isNotEqualTo("resolve")
                         .doesNotStartWith("launch")
-                        .doesNotStartWith("repair");
+                        .doesNotStartWith("repair")
+                        .doesNotStartWith("proposePlan")
+                        .doesNotContainIgnoringCase("workflow");
             }
         }
     }

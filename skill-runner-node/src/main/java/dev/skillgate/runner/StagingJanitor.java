@@ -1,5 +1,6 @@
 package dev.skillgate.runner;
 
+import dev.skillgate.model.RunId;
 import dev.skillgate.runner.internal.OwnerRecord;
 import dev.skillgate.runner.internal.ProcessLiveness;
 import dev.skillgate.runner.internal.ProcessLiveness.Liveness;
@@ -41,7 +42,8 @@ import java.util.Set;
  *
  * <p>Everything else — unknown names or layouts, possibly-live or unknown owners, a directory whose
  * identity changed, platforms without secure directory streams — is retained and reported, never
- * swept recursively. Call {@link #sweep()} when the host starts.
+ * swept recursively. Call {@link #sweep()} when the host starts, or {@link #sweep(RemovalApproval)}
+ * when each removal must first be recorded (the engine records an audited resolution).
  */
 public final class StagingJanitor {
 
@@ -82,7 +84,48 @@ public final class StagingJanitor {
         /** Removal started but could not finish (bounds, permissions, identity change mid-way). */
         REMOVAL_FAILED,
         /** The platform offers no secure (link-safe) directory removal. */
-        UNSUPPORTED
+        UNSUPPORTED,
+        /** Every owner was proven dead, but the caller's {@link RemovalApproval} declined the removal. */
+        DECLINED
+    }
+
+    /**
+     * What the janitor proved about one staging directory immediately before removing it: the
+     * directory is the one its ownership record was written for, every recorded owner is dead (pid
+     * gone, or reused by a process with another start token), and no running process mentions it.
+     *
+     * @param directory the run directory
+     * @param run the run id from the record (equal to the directory name's)
+     * @param attempt the attempt token (32 lowercase hex; the directory name's prefix)
+     * @param stagerPid the pid of the process that staged it
+     * @param stagerStartToken that process's start-time token
+     * @param supervisor the supervisor recorded as owner, when one recorded itself
+     */
+    public record OwnersDead(
+            Path directory,
+            RunId run,
+            String attempt,
+            long stagerPid,
+            String stagerStartToken,
+            Optional<SupervisorIdentity> supervisor) {
+        public OwnersDead {
+            Objects.requireNonNull(directory, "directory");
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(attempt, "attempt");
+            Objects.requireNonNull(stagerStartToken, "stagerStartToken");
+            Objects.requireNonNull(supervisor, "supervisor");
+        }
+    }
+
+    /**
+     * Decides, after the proof and immediately before removal, whether one directory may be removed
+     * (e.g. only after the caller has durably recorded the proof). Returning false keeps it
+     * ({@link Reason#DECLINED}); an exception counts as false.
+     */
+    @FunctionalInterface
+    public interface RemovalApproval {
+        /** Whether to remove the directory {@code proof} describes. */
+        boolean approve(OwnersDead proof);
     }
 
     /**
@@ -115,6 +158,15 @@ public final class StagingJanitor {
 
     /** Examines every entry of the staging root once. Never throws for an expected outcome. */
     public Report sweep() {
+        return sweep(proof -> true);
+    }
+
+    /**
+     * As {@link #sweep()}, but asks {@code approval} before removing each directory whose owners
+     * were proven dead; a directory it declines is kept and reported as {@link Reason#DECLINED}.
+     */
+    public Report sweep(RemovalApproval approval) {
+        Objects.requireNonNull(approval, "approval");
         Path root = dataDirectory.resolve(Staging.STAGING);
         List<Path> removed = new ArrayList<>();
         List<Retained> retained = new ArrayList<>();
@@ -151,6 +203,7 @@ public final class StagingJanitor {
                 }
                 List<Path> candidates = new ArrayList<>();
                 List<String> keys = new ArrayList<>();
+                List<OwnersDead> proofs = new ArrayList<>();
                 for (Path name : names) {
                     Path full = root.resolve(name);
                     Examined ex = examine(sds, name);
@@ -159,6 +212,7 @@ public final class StagingJanitor {
                     } else {
                         candidates.add(name);
                         keys.add(ex.key);
+                        proofs.add(ex.proof(full));
                     }
                 }
                 List<Boolean> referenced = referencedByProcesses(root, candidates);
@@ -167,6 +221,10 @@ public final class StagingJanitor {
                     if (referenced.get(i)) {
                         retained.add(new Retained(
                                 full, Reason.PROCESS_REFERENCES, "a running process mentions this directory"));
+                        continue;
+                    }
+                    if (!approved(approval, proofs.get(i))) {
+                        retained.add(new Retained(full, Reason.DECLINED, "the caller declined the removal"));
                         continue;
                     }
                     String key = keys.get(i);
@@ -185,10 +243,28 @@ public final class StagingJanitor {
         return new Report(removed, retained);
     }
 
-    private record Examined(Reason retained, String detail, String key) {}
+    private static boolean approved(RemovalApproval approval, OwnersDead proof) {
+        try {
+            return approval.approve(proof);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private record Examined(Reason retained, String detail, String key, OwnerRecord record) {
+        OwnersDead proof(Path directory) {
+            return new OwnersDead(
+                    directory,
+                    record.runId(),
+                    record.attempt(),
+                    record.stager().pid(),
+                    record.stager().startToken(),
+                    record.supervisor());
+        }
+    }
 
     private static Examined keep(Reason reason, String detail) {
-        return new Examined(reason, detail, null);
+        return new Examined(reason, detail, null, null);
     }
 
     private static Examined examine(SecureDirectoryStream<Path> root, Path name) {
@@ -249,7 +325,7 @@ public final class StagingJanitor {
                 if (owners.contains(Liveness.UNKNOWN)) {
                     return keep(Reason.OWNER_UNKNOWN, "a recorded owner's state cannot be proven");
                 }
-                return new Examined(null, "", r.directoryKey());
+                return new Examined(null, "", r.directoryKey(), r);
             }
         } catch (IOException | RuntimeException e) {
             return keep(

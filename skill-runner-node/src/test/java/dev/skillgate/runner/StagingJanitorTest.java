@@ -176,6 +176,56 @@ class StagingJanitorTest {
     }
 
     @Test
+    void anApprovalSeesTheProofBeforeRemovalAndCanDeclineIt() throws Exception {
+        OwnerRecord.Owner stager = deadOwner();
+        OwnerRecord.Owner supervisor = deadOwner();
+        Staging.StagedRun approved = stage(stager);
+        approved.recordSupervisor(new SupervisorIdentity(supervisor.pid(), supervisor.startToken(), "c"));
+        Staging.StagedRun declined = stage(deadOwner());
+        Staging.StagedRun throwing = stage(deadOwner());
+        Staging.StagedRun live = stage(me());
+        java.util.List<StagingJanitor.OwnersDead> asked = new java.util.ArrayList<>();
+
+        StagingJanitor.Report report = StagingJanitor.forDataDirectory(data()).sweep(proof -> {
+            asked.add(proof);
+            // The directory is still there while the caller decides (e.g. records the proof durably).
+            assertThat(proof.directory()).isDirectory();
+            if (proof.run().equals(throwing.record().runId())) {
+                throw new IllegalStateException("an approval that fails counts as a refusal");
+            }
+            return proof.run().equals(approved.record().runId());
+        });
+
+        assertThat(report.removed()).containsExactly(approved.runDir());
+        assertThat(report.retained())
+                .extracting(StagingJanitor.Retained::directory, StagingJanitor.Retained::reason)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(declined.runDir(), Reason.DECLINED),
+                        org.assertj.core.groups.Tuple.tuple(throwing.runDir(), Reason.DECLINED),
+                        org.assertj.core.groups.Tuple.tuple(live.runDir(), Reason.OWNER_ALIVE));
+        // Only directories with every owner proven dead are offered; the live one never is.
+        assertThat(asked)
+                .extracting(StagingJanitor.OwnersDead::run)
+                .containsExactlyInAnyOrder(
+                        approved.record().runId(),
+                        declined.record().runId(),
+                        throwing.record().runId());
+        StagingJanitor.OwnersDead proof = asked.stream()
+                .filter(p -> p.run().equals(approved.record().runId()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(proof.directory()).isEqualTo(approved.runDir());
+        assertThat(proof.attempt()).isEqualTo(approved.record().attempt());
+        assertThat(proof.stagerPid()).isEqualTo(stager.pid());
+        assertThat(proof.stagerStartToken()).isEqualTo(stager.startToken());
+        assertThat(proof.supervisor()).hasValueSatisfying(s -> {
+            assertThat(s.pid()).isEqualTo(supervisor.pid());
+            assertThat(s.startTimeToken()).isEqualTo(supervisor.startToken());
+        });
+        assertThat(declined.runDir()).isDirectory();
+    }
+
+    @Test
     void aMissingStagingRootIsAnEmptyReport() {
         assertThat(sweep().removed()).isEmpty();
         assertThat(sweep().retained()).isEmpty();

@@ -28,7 +28,8 @@ class ExtensionUsageTest {
 
         assertThat(env).succeeded().hasCleanupProven().hasOutput("{\"echo\":{\"name\":\"Ada\"}}");
         assertThat(skillgate.approvals().requests()).hasSize(1);
-        assertThatAudit(skillgate.auditEvents()).hasEventTypes(AuditEvent.Consumed.class);
+        // The consumption before the launch, then the settlement (docs/engine.md, the outcome record).
+        assertThatAudit(skillgate.auditEvents()).hasEventTypes(AuditEvent.Consumed.class, AuditEvent.Settled.class);
     }
 
     @Test

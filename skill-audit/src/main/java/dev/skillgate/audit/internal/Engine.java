@@ -262,10 +262,12 @@ public final class Engine implements AutoCloseable {
         });
     }
 
-    /** Appends an informational event (consumption, policy change). */
+    /** Appends an informational event (consumption, policy change, settlement, resolution, plan). */
     public AppendResult record(AuditEvent event) {
         Objects.requireNonNull(event, "event");
-        if (!(event instanceof AuditEvent.Consumed) && !(event instanceof AuditEvent.PolicyChanged)) {
+        if (event instanceof AuditEvent.Approved
+                || event instanceof AuditEvent.Revoked
+                || event instanceof AuditEvent.Repaired) {
             throw new IllegalArgumentException("use approve, revoke or repair for this event");
         }
         return submit(() -> append(event));

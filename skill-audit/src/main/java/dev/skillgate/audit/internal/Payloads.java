@@ -2,7 +2,10 @@ package dev.skillgate.audit.internal;
 
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
 import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
@@ -10,8 +13,10 @@ import dev.skillgate.model.Sha256Digest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -30,6 +35,13 @@ final class Payloads {
     private static final Set<String> SCOPE_KEYS = Set.of("v", "recordedAt", "scope");
     private static final Set<String> CONSUME_KEYS = Set.of("v", "recordedAt", "run", "agent", "revision", "binding");
     private static final Set<String> POLICY_KEYS = Set.of("v", "recordedAt", "mode", "policy");
+    private static final Set<String> SETTLE_KEYS =
+            Set.of("v", "recordedAt", "run", "agent", "revision", "authority", "status", "cleanup", "layer", "early");
+    private static final Set<String> PLAN_KEYS =
+            Set.of("v", "recordedAt", "run", "agent", "workspace", "plan", "steps");
+    private static final Set<String> STEP_KEYS =
+            Set.of("v", "recordedAt", "run", "agent", "revision", "binding", "plan", "step");
+    private static final Set<String> PROCESS_KEYS = Set.of("pid", "token");
     private static final byte[] SCOPE_TAG = "skillgate-audit/v1/scope\0".getBytes(StandardCharsets.US_ASCII);
 
     /**
@@ -63,7 +75,22 @@ final class Payloads {
         if (event instanceof AuditEvent.Consumed) {
             return RecordType.CONSUME;
         }
-        return RecordType.POLICY_CHANGE;
+        if (event instanceof AuditEvent.PolicyChanged) {
+            return RecordType.POLICY_CHANGE;
+        }
+        if (event instanceof AuditEvent.Settled) {
+            return RecordType.SETTLE;
+        }
+        if (event instanceof AuditEvent.Resolved) {
+            return RecordType.RESOLVE;
+        }
+        if (event instanceof AuditEvent.PlanApproved) {
+            return RecordType.PLAN_APPROVE;
+        }
+        if (event instanceof AuditEvent.PlanStepConsumed) {
+            return RecordType.PLAN_STEP;
+        }
+        throw new IllegalArgumentException("unknown event type");
     }
 
     static byte[] encode(AuditEvent event, Instant recordedAt) {
@@ -90,6 +117,39 @@ final class Payloads {
             r.previousLog().ifPresent(d -> m.put("previousLog", d.toString()));
             r.previousHead().ifPresent(d -> m.put("previousHead", d.toString()));
             m.put("evidence", r.evidence());
+        } else if (event instanceof AuditEvent.Settled st) {
+            m.put("run", st.run().value());
+            m.put("agent", st.agent().value());
+            m.put("revision", st.revision().toString());
+            m.put("authority", st.authority().name());
+            m.put("status", st.status().name());
+            m.put("cleanup", st.cleanup().name());
+            m.put("layer", st.layer().name());
+            if (!st.errors().isEmpty()) {
+                m.put(
+                        "errors",
+                        String.join(",", st.errors().stream().map(Enum::name).toList()));
+            }
+            m.put("early", st.earlyDelivery());
+        } else if (event instanceof AuditEvent.Resolved rs) {
+            m.put("run", rs.run().value());
+            rs.revision().ifPresent(rev -> m.put("revision", rev.toString()));
+            m.put("attempt", rs.attempt());
+            m.put("stager", process(rs.stager()));
+            rs.supervisor().ifPresent(p -> m.put("supervisor", process(p)));
+        } else if (event instanceof AuditEvent.PlanApproved pa) {
+            m.put("run", pa.run().value());
+            m.put("agent", pa.agent().value());
+            m.put("workspace", pa.workspace().toString());
+            m.put("plan", pa.plan().toString());
+            m.put("steps", (long) pa.steps());
+        } else if (event instanceof AuditEvent.PlanStepConsumed ps) {
+            m.put("run", ps.run().value());
+            m.put("agent", ps.agent().value());
+            m.put("revision", ps.revision().toString());
+            m.put("binding", ps.binding().toString());
+            m.put("plan", ps.plan().toString());
+            m.put("step", (long) ps.step());
         }
         try {
             byte[] bytes = CanonicalJson.write(m);
@@ -147,6 +207,27 @@ final class Payloads {
                             Fields.string(m, "mode"), Sha256Digest.parse(Fields.string(m, "policy")));
                 }
                 case REPAIR -> decodeRepair(m);
+                case SETTLE -> decodeSettle(m);
+                case RESOLVE -> decodeResolve(m);
+                case PLAN_APPROVE -> {
+                    Fields.exactKeys(m, PLAN_KEYS, "payload");
+                    yield new AuditEvent.PlanApproved(
+                            RunId.of(Fields.string(m, "run")),
+                            AgentId.of(Fields.string(m, "agent")),
+                            Sha256Digest.parse(Fields.string(m, "workspace")),
+                            Sha256Digest.parse(Fields.string(m, "plan")),
+                            smallInt(m, "steps"));
+                }
+                case PLAN_STEP -> {
+                    Fields.exactKeys(m, STEP_KEYS, "payload");
+                    yield new AuditEvent.PlanStepConsumed(
+                            RunId.of(Fields.string(m, "run")),
+                            AgentId.of(Fields.string(m, "agent")),
+                            Revision.parse(Fields.string(m, "revision")),
+                            Sha256Digest.parse(Fields.string(m, "binding")),
+                            Sha256Digest.parse(Fields.string(m, "plan")),
+                            smallInt(m, "step"));
+                }
             };
             ScopeKey scopeId = null;
             if (event instanceof AuditEvent.Approved || event instanceof AuditEvent.Revoked) {
@@ -159,6 +240,87 @@ final class Payloads {
         } catch (InvalidValueException e) {
             throw new Frames.FormatException("a payload field is invalid (" + e.code() + ")");
         }
+    }
+
+    private static Map<String, Object> process(AuditEvent.DeadProcess p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("pid", p.pid());
+        m.put("token", p.startToken());
+        return m;
+    }
+
+    private static AuditEvent.DeadProcess decodeProcess(Object value, String what) throws Frames.FormatException {
+        Map<String, Object> m = Fields.object(value, what);
+        Fields.exactKeys(m, PROCESS_KEYS, what);
+        return new AuditEvent.DeadProcess(Fields.integer(m, "pid"), Fields.string(m, "token"));
+    }
+
+    /** An integer field that must fit an {@code int} (the record's own constructor bounds it further). */
+    private static int smallInt(Map<String, Object> m, String key) throws Frames.FormatException {
+        long n = Fields.integer(m, key);
+        if (n > Integer.MAX_VALUE) {
+            throw new Frames.FormatException("'" + key + "' is out of range");
+        }
+        return (int) n;
+    }
+
+    /** The constant of {@code type} named exactly {@code name}. */
+    private static <E extends Enum<E>> E constant(Class<E> type, String name, String what)
+            throws Frames.FormatException {
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equals(name)) {
+                return e;
+            }
+        }
+        throw new Frames.FormatException("unknown " + what);
+    }
+
+    private static AuditEvent decodeSettle(Map<String, Object> m) throws Frames.FormatException {
+        Set<String> rest = new HashSet<>(m.keySet());
+        boolean hasErrors = rest.remove("errors");
+        if (!rest.equals(SETTLE_KEYS)) {
+            throw new Frames.FormatException("'payload' does not have exactly the schema's fields");
+        }
+        List<ErrorCode> errors = new ArrayList<>();
+        if (hasErrors) {
+            // The writer omits an empty list and joins names with single commas: anything else
+            // (empty text, empty entries, unknown or repeated codes) is not its output.
+            String text = Fields.string(m, "errors");
+            for (String name : text.split(",", -1)) {
+                errors.add(constant(ErrorCode.class, name, "error code"));
+            }
+            if (errors.size() > AuditEvent.Settled.MAX_ERRORS || new HashSet<>(errors).size() != errors.size()) {
+                throw new Frames.FormatException("'errors' repeats a code or holds too many");
+            }
+        }
+        if (!(m.get("early") instanceof Boolean early)) {
+            throw new Frames.FormatException("'early' is missing or not a boolean");
+        }
+        return new AuditEvent.Settled(
+                RunId.of(Fields.string(m, "run")),
+                AgentId.of(Fields.string(m, "agent")),
+                Revision.parse(Fields.string(m, "revision")),
+                constant(AuditEvent.Settled.Authority.class, Fields.string(m, "authority"), "authority"),
+                constant(ExecutionStatus.class, Fields.string(m, "status"), "status"),
+                constant(CleanupStatus.class, Fields.string(m, "cleanup"), "cleanup status"),
+                constant(HardeningLayer.class, Fields.string(m, "layer"), "hardening layer"),
+                errors,
+                early);
+    }
+
+    private static AuditEvent decodeResolve(Map<String, Object> m) throws Frames.FormatException {
+        Set<String> rest = new HashSet<>(m.keySet());
+        boolean hasRevision = rest.remove("revision");
+        boolean hasSupervisor = rest.remove("supervisor");
+        if (!rest.equals(Set.of("v", "recordedAt", "run", "attempt", "stager"))) {
+            throw new Frames.FormatException("'payload' does not have exactly the schema's fields");
+        }
+        return new AuditEvent.Resolved(
+                RunId.of(Fields.string(m, "run")),
+                hasRevision ? Optional.of(Revision.parse(Fields.string(m, "revision"))) : Optional.empty(),
+                Fields.string(m, "attempt"),
+                decodeProcess(m.get("stager"), "stager"),
+                hasSupervisor ? Optional.of(decodeProcess(m.get("supervisor"), "supervisor")) : Optional.empty());
     }
 
     private static AuditEvent decodeRepair(Map<String, Object> m) throws Frames.FormatException {

@@ -13,7 +13,15 @@ enum RecordType {
     /** A consent grant was consumed (informational; never grants trust). */
     CONSUME(4),
     /** The execution policy changed (informational; never grants trust). */
-    POLICY_CHANGE(5);
+    POLICY_CHANGE(5),
+    /** An authorised execution settled (informational; never grants trust). */
+    SETTLE(6),
+    /** An operator resolved an execution whose cleanup was unknown (informational). */
+    RESOLVE(7),
+    /** A workflow plan was approved for one run (informational; the plan lives in memory). */
+    PLAN_APPROVE(8),
+    /** A step of an approved workflow plan was used (informational; never grants trust). */
+    PLAN_STEP(9);
 
     final int code;
 

@@ -46,7 +46,7 @@ final class MutationOracle {
     static final LogBuilder ORIGINAL = new LogBuilder(7);
     static final LogBuilder LONGER = new LogBuilder(7);
     static final LogBuilder FOREIGN = new LogBuilder(8);
-    static final int N = 6;
+    static final int N = 10;
 
     static {
         for (LogBuilder b : List.of(ORIGINAL, LONGER, FOREIGN)) {
@@ -56,6 +56,9 @@ final class MutationOracle {
             b.add(new AuditEvent.Revoked(Fixtures.prompt(1)));
             b.add(new AuditEvent.Approved(Fixtures.prompt(4)));
             b.add(new AuditEvent.Approved(Fixtures.prompt(5)));
+            // Evidence records (settlement, resolution, workflow plan and step) take part in the chain
+            // like any other record and grant nothing.
+            Fixtures.evidence(3).forEach(b::add);
         }
         LONGER.add(new AuditEvent.Revoked(Fixtures.prompt(0)));
         LONGER.add(new AuditEvent.Approved(Fixtures.prompt(9)));

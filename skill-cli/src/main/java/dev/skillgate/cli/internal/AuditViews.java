@@ -147,7 +147,47 @@ final class AuditViews {
             p.previousLog().ifPresent(d -> m.put("previousLog", d.toString()));
             p.previousHead().ifPresent(d -> m.put("previousHead", d.toString()));
             m.put("evidence", p.evidence());
+        } else if (e instanceof AuditEvent.Settled st) {
+            m.put("event", "settle");
+            m.put("run", st.run().value());
+            m.put("agent", st.agent().value());
+            m.put("revision", st.revision().toString());
+            m.put("authority", st.authority().name());
+            m.put("status", st.status().name());
+            m.put("cleanup", st.cleanup().name());
+            m.put("layer", st.layer().name());
+            m.put("errors", st.errors().stream().map(Enum::name).toList());
+            m.put("earlyDelivery", st.earlyDelivery());
+        } else if (e instanceof AuditEvent.Resolved rs) {
+            m.put("event", "resolve");
+            m.put("run", rs.run().value());
+            rs.revision().ifPresent(rev -> m.put("revision", rev.toString()));
+            m.put("attempt", rs.attempt());
+            m.put("stager", process(rs.stager()));
+            rs.supervisor().ifPresent(p -> m.put("supervisor", process(p)));
+        } else if (e instanceof AuditEvent.PlanApproved pa) {
+            m.put("event", "plan-approve");
+            m.put("run", pa.run().value());
+            m.put("agent", pa.agent().value());
+            m.put("workspace", pa.workspace().toString());
+            m.put("plan", pa.plan().toString());
+            m.put("steps", pa.steps());
+        } else if (e instanceof AuditEvent.PlanStepConsumed ps) {
+            m.put("event", "plan-step");
+            m.put("run", ps.run().value());
+            m.put("agent", ps.agent().value());
+            m.put("revision", ps.revision().toString());
+            m.put("binding", ps.binding().toString());
+            m.put("plan", ps.plan().toString());
+            m.put("step", ps.step());
         }
+        return m;
+    }
+
+    private static Map<String, Object> process(AuditEvent.DeadProcess p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("pid", p.pid());
+        m.put("startToken", p.startToken());
         return m;
     }
 
@@ -163,9 +203,28 @@ final class AuditViews {
                     + " binding " + c.binding();
         } else if (e instanceof AuditEvent.PolicyChanged p) {
             what = "policy  " + p.mode() + " " + p.policy();
-        } else {
-            AuditEvent.Repaired p = (AuditEvent.Repaired) e;
+        } else if (e instanceof AuditEvent.Repaired p) {
             what = "repair  (" + p.cause() + ") \"" + Args.printable(p.reason()) + "\" evidence " + p.evidence();
+        } else if (e instanceof AuditEvent.Settled st) {
+            what = "settle  run " + st.run().value() + " agent " + st.agent().value() + " revision " + st.revision()
+                    + " " + st.status() + " cleanup " + st.cleanup() + " layer " + st.layer() + " via "
+                    + st.authority() + (st.errors().isEmpty() ? "" : " codes " + st.errors())
+                    + (st.earlyDelivery() ? " (caller got an earlier outcome)" : "");
+        } else if (e instanceof AuditEvent.Resolved rs) {
+            what = "resolve run " + rs.run().value() + " attempt " + rs.attempt() + " revision "
+                    + rs.revision().map(Object::toString).orElse("unknown") + " stager "
+                    + rs.stager().pid() + "/"
+                    + rs.stager().startToken() + " dead"
+                    + rs.supervisor()
+                            .map(p -> ", supervisor " + p.pid() + "/" + p.startToken() + " dead")
+                            .orElse("");
+        } else if (e instanceof AuditEvent.PlanApproved pa) {
+            what = "plan    run " + pa.run().value() + " agent " + pa.agent().value() + " " + pa.steps()
+                    + " steps plan " + pa.plan() + " workspace " + pa.workspace();
+        } else {
+            AuditEvent.PlanStepConsumed ps = (AuditEvent.PlanStepConsumed) e;
+            what = "step    run " + ps.run().value() + " agent " + ps.agent().value() + " step " + ps.step()
+                    + " of plan " + ps.plan() + " revision " + ps.revision() + " binding " + ps.binding();
         }
         return r.sequence() + "  " + r.recordedAt() + (r.clockRegression() ? " (clock went back)" : "") + "  " + what;
     }

@@ -11,11 +11,14 @@ import dev.skillgate.audit.TrustDecision;
 import dev.skillgate.audit.TrustStatus;
 import dev.skillgate.consent.ConsentBinding;
 import dev.skillgate.consent.ConsumedGrant;
+import dev.skillgate.consent.PlannedStep;
 import dev.skillgate.consent.PolicySnapshot;
 import dev.skillgate.consent.Receipt;
 import dev.skillgate.consent.ScopeEntry;
 import dev.skillgate.consent.TrustScope;
 import dev.skillgate.consent.TrustedRevisionLaunch;
+import dev.skillgate.consent.WorkflowPlan;
+import dev.skillgate.consent.WorkflowStepGrant;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ErrorGroup;
@@ -82,6 +85,62 @@ public final class AuditTrail implements Trail {
     @Override
     public Optional<Diagnostic> approve(dev.skillgate.audit.TrustScope scope) {
         return problem(log.approve(scope));
+    }
+
+    @Override
+    public Optional<Diagnostic> stepConsumed(WorkflowStepGrant grant, Sha256Digest plan) {
+        ConsentBinding b = grant.binding();
+        return guarded(() -> log.recordPlanStep(
+                new AuditEvent.PlanStepConsumed(b.run(), b.agent(), b.revision(), b.digest(), plan, grant.step())));
+    }
+
+    @Override
+    public Optional<Diagnostic> planApproved(WorkflowPlan plan, Sha256Digest digest) {
+        return guarded(() -> log.recordPlanApproval(new AuditEvent.PlanApproved(
+                plan.run(),
+                plan.agent(),
+                ExecutionScope.workspaceDigest(plan.workspace()),
+                digest,
+                plan.steps().size())));
+    }
+
+    @Override
+    public Optional<Diagnostic> settled(AuditEvent.Settled record) {
+        return guarded(() -> log.recordSettlement(record));
+    }
+
+    /** Appends, turning a closed log into a diagnostic instead of an exception. */
+    private static Optional<Diagnostic> guarded(java.util.function.Supplier<AppendResult> append) {
+        try {
+            return problem(append.get());
+        } catch (IllegalStateException e) {
+            return Optional.of(Diagnostic.error(ErrorCode.AUDIT_LOCKED, "", "the audit log is closed"));
+        }
+    }
+
+    /**
+     * The digest recorded for a workflow plan: SHA-256 over the UTF-8 text
+     * {@code skillgate-engine/v1/workflow-plan\n}, {@code run <run>\n}, {@code agent <agent>\n},
+     * {@code workspace <workspace digest>\n} and one line per step in order,
+     * {@code step <skill> <revision> <invocation digest|->\n}.
+     */
+    public static Sha256Digest planDigest(WorkflowPlan plan) {
+        StringBuilder text = new StringBuilder("skillgate-engine/v1/workflow-plan\n");
+        text.append("run ").append(plan.run().value()).append('\n');
+        text.append("agent ").append(plan.agent().value()).append('\n');
+        text.append("workspace ")
+                .append(ExecutionScope.workspaceDigest(plan.workspace()))
+                .append('\n');
+        for (PlannedStep step : plan.steps()) {
+            text.append("step ")
+                    .append(step.skill().value())
+                    .append(' ')
+                    .append(step.revision())
+                    .append(' ')
+                    .append(step.invocationDigest().map(Sha256Digest::toString).orElse("-"))
+                    .append('\n');
+        }
+        return Sha256Digest.hash(text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The audit scope of a receipted trusted-revision scope. */

@@ -1,5 +1,6 @@
 package dev.skillgate.engine.internal;
 
+import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.PromptSkillScope;
 import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
@@ -17,7 +18,6 @@ import dev.skillgate.consent.PolicyView;
 import dev.skillgate.consent.ProposalSnapshot;
 import dev.skillgate.consent.ProposalState;
 import dev.skillgate.consent.TrustedRevisionLaunch;
-import dev.skillgate.consent.WorkflowStepGrant;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.engine.Activation;
 import dev.skillgate.engine.ExecutionEvent;
@@ -112,7 +112,8 @@ public final class EngineCore {
             Optional<AgentContext> agentContext,
             Optional<String> namespace,
             Optional<CredentialBroker> credentialBroker,
-            Optional<SignatureChecker> signatureChecker) {
+            Optional<SignatureChecker> signatureChecker,
+            WorkflowPlans plans) {
         public Config {
             Objects.requireNonNull(dataDirectory, "dataDirectory");
             skillRoots = List.copyOf(skillRoots);
@@ -128,6 +129,7 @@ public final class EngineCore {
             Objects.requireNonNull(namespace, "namespace");
             Objects.requireNonNull(credentialBroker, "credentialBroker");
             Objects.requireNonNull(signatureChecker, "signatureChecker");
+            Objects.requireNonNull(plans, "plans");
         }
     }
 
@@ -196,7 +198,7 @@ public final class EngineCore {
     /** Starts an execution on its own daemon thread and returns its registry entry at once. */
     public Execution start(ExecutionRequest request) {
         Objects.requireNonNull(request, "request");
-        Execution e = Settlements.register(config.dataDirectory(), id, request.run(), request.skill());
+        Execution e = Settlements.register(config.dataDirectory(), id, request.run(), request.agent(), request.skill());
         request.callerDeadline().ifPresent(d -> Settlements.scheduleDeadline(e, d));
         e.outcome().whenComplete((env, t) -> {
             if (env != null) {
@@ -319,6 +321,7 @@ public final class EngineCore {
                 TrustedRevisionLaunch trusted = check.trustedLaunch().orElseThrow();
                 if (config.trail().vouchesFor(trusted)) {
                     authorization = trusted;
+                    e.authorised(AuditEvent.Settled.Authority.TRUSTED_REVISION);
                 } else {
                     Optional<LaunchAuthorization> asked =
                             ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
@@ -337,12 +340,25 @@ public final class EngineCore {
                 authorization = asked.get();
             }
             case WORKFLOW_PLAN -> {
-                ConsentResult<WorkflowStepGrant> step = ledger(request.run()).consumePlanStep(skill, binding);
+                // A step used here is recorded before the launch; when the log cannot record, no step is used.
+                Optional<Diagnostic> cannotRecord = config.trail().unavailable();
+                if (cannotRecord.isPresent()) {
+                    refuse(e, List.of(cannotRecord.get()));
+                    return;
+                }
+                ConsentResult<WorkflowPlans.StepUse> step = config.plans().consumeStep(skill, binding);
                 if (!step.isSuccess()) {
                     refuse(e, List.of(step.failure().orElseThrow()));
                     return;
                 }
-                authorization = step.value().orElseThrow();
+                WorkflowPlans.StepUse use = step.value().orElseThrow();
+                Optional<Diagnostic> notRecorded = config.trail().stepConsumed(use.grant(), use.plan());
+                if (notRecorded.isPresent()) {
+                    refuse(e, List.of(notRecorded.get()));
+                    return;
+                }
+                authorization = use.grant();
+                e.authorised(AuditEvent.Settled.Authority.WORKFLOW_STEP);
             }
             default -> {
                 refuse(e, check.failures());
@@ -357,6 +373,7 @@ public final class EngineCore {
                 refuse(e, List.of(auditProblem.get()));
                 return;
             }
+            e.authorised(AuditEvent.Settled.Authority.CONSENT);
         }
         // 8. Re-capture and compare; the contract, the workspace and the gates again.
         CaptureOutcome again = SkillArtifact.capture(directory);
@@ -427,7 +444,7 @@ public final class EngineCore {
         }
         handle.get().envelope().whenComplete((env, failure) -> {
             ExecutionEnvelope settled = env != null ? env : runnerFailed(e);
-            e.settle(settled);
+            settle(e, settled);
             emit(e, ExecutionEvent.Kind.SETTLED, settled.errorCodes(), Optional.empty());
         });
     }
@@ -690,8 +707,9 @@ public final class EngineCore {
         }
     }
 
-    /** Ends a run: its outstanding proposals are cancelled and its ledger forgotten. */
+    /** Ends a run: its outstanding proposals and its workflow plan are cancelled and its ledger forgotten. */
     public void endRun(RunId run) {
+        config.plans().endRun(run);
         ConsentLedger ledger;
         synchronized (ledgers) {
             ledger = ledgers.remove(run);
@@ -730,7 +748,7 @@ public final class EngineCore {
             return false;
         }
         // stop() delivered a refusal already; the settlement is the same refusal.
-        e.settle(e.outcome().join());
+        settle(e, e.outcome().join());
         return true;
     }
 
@@ -741,7 +759,41 @@ public final class EngineCore {
     private void refuse(Execution e, List<Diagnostic> errors) {
         ExecutionEnvelope env = ExecutionEnvelope.refused(e.run(), e.revision(), e.elapsed(), errors);
         emit(e, ExecutionEvent.Kind.REFUSED, env.errorCodes(), Optional.empty());
-        e.settle(env);
+        settle(e, env);
+    }
+
+    /**
+     * Settles {@code e}. An authorised execution first gets its settlement record in the audit log —
+     * the real settlement, even when the caller already received an early outcome. The run already
+     * happened, so a record that cannot be committed changes no outcome: it is reported to the
+     * listener ({@code SETTLEMENT_UNRECORDED}) and kept for {@code unresolved()} and a later resolve.
+     */
+    private void settle(Execution e, ExecutionEnvelope env) {
+        try {
+            Optional<AuditEvent.Settled> record = e.settlementRecord(env);
+            if (record.isPresent()) {
+                Optional<Diagnostic> problem;
+                try {
+                    problem = config.trail().settled(record.get());
+                } catch (RuntimeException ex) {
+                    problem = Optional.of(Diagnostic.error(
+                            ErrorCode.AUDIT_IO,
+                            "",
+                            "the settlement record failed (" + ex.getClass().getSimpleName() + ")"));
+                }
+                if (problem.isPresent()) {
+                    e.unrecorded(record.get());
+                    emit(
+                            e,
+                            ExecutionEvent.Kind.SETTLEMENT_UNRECORDED,
+                            List.of(problem.get().code()),
+                            Optional.empty());
+                }
+            }
+        } finally {
+            // Whatever happened to the record, the registry must learn that the run settled.
+            e.settle(env);
+        }
     }
 
     private static ExecutionEnvelope runnerFailed(Execution e) {

@@ -1,5 +1,7 @@
 package dev.skillgate.engine.internal;
 
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
@@ -45,23 +47,29 @@ public final class Execution {
     private final Path dataDirectory;
     private final long gateId;
     private final RunId run;
+    private final AgentId agent;
     private final SkillName skill;
     private final Instant startedAt = Instant.now();
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<ExecutionEnvelope> outcome = new CompletableFuture<>();
     private final CompletableFuture<ExecutionEnvelope> settlement = new CompletableFuture<>();
     private final CompletableFuture<Cause> stopSignal = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicBoolean registryUpdated =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     // Guarded by this.
     private ExecutionHandle handle;
     private Cause stopped;
     private Optional<Revision> revision = Optional.empty();
     private long settleDeadlineNanos = Long.MAX_VALUE;
+    private AuditEvent.Settled.Authority authority;
+    private AuditEvent.Settled unrecordedSettlement;
 
-    Execution(Path dataDirectory, long gateId, RunId run, SkillName skill) {
+    Execution(Path dataDirectory, long gateId, RunId run, AgentId agent, SkillName skill) {
         this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
         this.gateId = gateId;
         this.run = Objects.requireNonNull(run, "run");
+        this.agent = Objects.requireNonNull(agent, "agent");
         this.skill = Objects.requireNonNull(skill, "skill");
     }
 
@@ -106,6 +114,51 @@ public final class Execution {
 
     synchronized void revision(Revision r) {
         revision = Optional.of(r);
+    }
+
+    /**
+     * Marks the launch authorised (and its authorisation recorded where it has a record of its own):
+     * from now on, however the execution ends, its settlement is recorded in the audit log.
+     */
+    synchronized void authorised(AuditEvent.Settled.Authority how) {
+        authority = Objects.requireNonNull(how, "how");
+    }
+
+    /**
+     * The audit record of {@code settled}: empty unless the launch was authorised. States the real
+     * settlement, and whether the caller received an earlier, different outcome.
+     */
+    synchronized Optional<AuditEvent.Settled> settlementRecord(ExecutionEnvelope settled) {
+        if (authority == null || revision.isEmpty()) {
+            return Optional.empty();
+        }
+        ExecutionEnvelope delivered = outcome.getNow(null);
+        boolean early = delivered != null && delivered != settled;
+        return Optional.of(new AuditEvent.Settled(
+                run,
+                agent,
+                revision.get(),
+                authority,
+                settled.status(),
+                settled.cleanup().status(),
+                settled.hardening(),
+                AuditEvent.Settled.boundedCodes(settled.errorCodes()),
+                early));
+    }
+
+    /** Keeps a settlement record the audit log did not commit, for a later resolve to retry. */
+    synchronized void unrecorded(AuditEvent.Settled record) {
+        unrecordedSettlement = record;
+    }
+
+    /** The settlement record not committed yet, if any. */
+    public synchronized Optional<AuditEvent.Settled> unrecordedSettlement() {
+        return Optional.ofNullable(unrecordedSettlement);
+    }
+
+    /** The settlement record was committed after all. */
+    public synchronized void settlementRecorded() {
+        unrecordedSettlement = null;
     }
 
     /** Whether the launch was handed to the runner. */
@@ -203,6 +256,10 @@ public final class Execution {
      * delivered already. Settlement first, so the registry is up to date when the caller wakes.
      */
     void settle(ExecutionEnvelope envelope) {
+        // The registry first, so that whoever wakes up on the settlement sees an up-to-date registry.
+        if (registryUpdated.compareAndSet(false, true)) {
+            Settlements.settled(this, envelope);
+        }
         settlement.complete(envelope);
         deliver(envelope);
     }

@@ -83,7 +83,7 @@ public final class RetainedStaging {
     }
 
     /** The revision over the regular files under {@code bundle}, or empty when anything is off. */
-    static Optional<Revision> bundleRevision(Path bundle) {
+    public static Optional<Revision> bundleRevision(Path bundle) {
         Map<PortablePath, byte[]> files = new TreeMap<>();
         long[] total = {0};
         try {

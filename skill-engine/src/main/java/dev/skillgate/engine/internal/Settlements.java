@@ -2,6 +2,7 @@ package dev.skillgate.engine.internal;
 
 import dev.skillgate.engine.DrainReport;
 import dev.skillgate.engine.UnresolvedExecution;
+import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
@@ -30,7 +31,10 @@ import java.util.concurrent.TimeoutException;
  * closing, does not make an execution disappear from the process's view.
  */
 public final class Settlements {
-    /** Most settled-but-unproven executions remembered in memory (the oldest are forgotten first). */
+    /**
+     * Most settled executions remembered in memory for {@code unresolved()} — cleanup unproven, or the
+     * settlement record not committed — (the oldest are forgotten first).
+     */
     static final int MAX_UNKNOWN = 256;
 
     private static final Set<Execution> IN_FLIGHT = ConcurrentHashMap.newKeySet();
@@ -44,16 +48,17 @@ public final class Settlements {
     private Settlements() {}
 
     /** Registers a new execution. */
-    static Execution register(Path dataDirectory, long gateId, RunId run, SkillName skill) {
-        Execution e = new Execution(dataDirectory, gateId, run, skill);
+    static Execution register(Path dataDirectory, long gateId, RunId run, AgentId agent, SkillName skill) {
+        Execution e = new Execution(dataDirectory, gateId, run, agent, skill);
         IN_FLIGHT.add(e);
-        e.settlement().whenComplete((env, t) -> settled(e, env));
         return e;
     }
 
-    private static void settled(Execution e, ExecutionEnvelope env) {
+    /** Called once by {@link Execution#settle} before the settlement completes. */
+    static void settled(Execution e, ExecutionEnvelope env) {
         IN_FLIGHT.remove(e);
-        if (env != null && env.status() == ExecutionStatus.CLEANUP_UNKNOWN) {
+        boolean unknown = env != null && env.status() == ExecutionStatus.CLEANUP_UNKNOWN;
+        if (unknown || e.unrecordedSettlement().isPresent()) {
             synchronized (UNKNOWN) {
                 UNKNOWN.addLast(e);
                 while (UNKNOWN.size() > MAX_UNKNOWN) {
@@ -95,13 +100,16 @@ public final class Settlements {
                     continue;
                 }
                 ExecutionEnvelope env = e.settlement().getNow(null);
+                boolean unknown = env != null && env.status() == ExecutionStatus.CLEANUP_UNKNOWN;
                 out.add(new UnresolvedExecution(
                         e.run(),
                         Optional.of(e.skill()),
                         e.revision(),
                         e.startedAt(),
                         env == null ? Optional.empty() : env.cleanup().retainedStaging(),
-                        UnresolvedExecution.State.CLEANUP_UNKNOWN));
+                        unknown
+                                ? UnresolvedExecution.State.CLEANUP_UNKNOWN
+                                : UnresolvedExecution.State.SETTLEMENT_UNRECORDED));
             }
         }
         for (Execution e : IN_FLIGHT) {
@@ -119,11 +127,31 @@ public final class Settlements {
         return out;
     }
 
-    /** Forgets unresolved executions of {@code run} over {@code dataDirectory} (after a proven resolution). */
-    public static void forget(Path dataDirectory, RunId run) {
+    /** Remembered executions of {@code run} over {@code dataDirectory} (cleanup unknown or settlement unrecorded). */
+    public static List<Execution> remembered(Path dataDirectory, RunId run) {
         synchronized (UNKNOWN) {
-            UNKNOWN.removeIf(
-                    e -> e.dataDirectory().equals(dataDirectory) && e.run().equals(run));
+            List<Execution> out = new ArrayList<>();
+            for (Execution e : UNKNOWN) {
+                if (e.dataDirectory().equals(dataDirectory) && e.run().equals(run)) {
+                    out.add(e);
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Forgets {@code e} once nothing about it is unresolved any more: its settlement record is
+     * committed and its cleanup was proven. An execution of this process whose cleanup is unknown is
+     * never forgotten here: this process staged it and is alive, so its owner cannot be proven dead.
+     */
+    public static void forgetIfResolved(Execution e) {
+        ExecutionEnvelope env = e.settlement().getNow(null);
+        boolean unknown = env == null || env.status() == ExecutionStatus.CLEANUP_UNKNOWN;
+        if (!unknown && e.unrecordedSettlement().isEmpty()) {
+            synchronized (UNKNOWN) {
+                UNKNOWN.remove(e);
+            }
         }
     }
 

@@ -1,10 +1,14 @@
 package dev.skillgate.engine.internal;
 
+import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.PromptSkillScope;
 import dev.skillgate.audit.TrustScope;
 import dev.skillgate.consent.ConsumedGrant;
 import dev.skillgate.consent.TrustedRevisionLaunch;
+import dev.skillgate.consent.WorkflowPlan;
+import dev.skillgate.consent.WorkflowStepGrant;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.Sha256Digest;
 import java.util.Optional;
 
 /** The engine's hooks into the trust audit log ({@link AuditTrail}). Not API. */
@@ -34,4 +38,21 @@ public interface Trail {
 
     /** Appends an approval, durably; empty when committed, else why not. */
     Optional<Diagnostic> approve(TrustScope scope);
+
+    /**
+     * Records that one step of an approved workflow plan was used, durably, before the launch.
+     *
+     * @param plan the plan's digest
+     * @return why the record could not be committed (the launch is then refused), or empty
+     */
+    Optional<Diagnostic> stepConsumed(WorkflowStepGrant grant, Sha256Digest plan);
+
+    /** Records the approval of a workflow plan, durably; empty when committed, else why not. */
+    Optional<Diagnostic> planApproved(WorkflowPlan plan, Sha256Digest digest);
+
+    /**
+     * Records how an authorised execution settled; empty when committed, else why not. Never throws:
+     * the run already happened, so a failure is reported, never turned into another outcome.
+     */
+    Optional<Diagnostic> settled(AuditEvent.Settled record);
 }
