@@ -17,13 +17,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,11 +42,25 @@ import java.util.regex.Pattern;
  * version from {@code <node> --version} run with an empty environment (bounded output, 10 s
  * timeout); and, when pinned, the digest of the file's bytes read through an open channel.
  *
+ * <p>The version and the digest are properties of the file's bytes, so they are established once per
+ * file identity (decision 0332): after a full check that passed, this runtime remembers the file's
+ * {@code (device, inode, size, mtime, ctime, mode, owner)}, read without following links, and a later
+ * {@link #verify} whose {@code lstat} shows exactly that identity reuses the answer instead of hashing
+ * and starting the binary again. Any write, truncation, rename over the path, {@code chmod} or {@code
+ * utimensat} moves ctime, which user space cannot set back, so a changed file always gets the full
+ * check. An identity is only remembered when the file had not changed for {@link #SETTLE} before the
+ * check began (timestamps are coarse; the same rule as git's "racily clean" index entries), and only
+ * when it did not change during the check. Where the platform offers no inode or ctime (no {@code
+ * unix} attribute view), every verification is a full one.
+ *
  * <p>Not guaranteed: that the bytes hashed are the bytes later executed — a supervisor that starts
  * the binary by path (the portable one) leaves a window in which the file can be replaced; the Linux
  * supervisor executes the file descriptor it hashed. The version string is a misconfiguration check,
  * not an identity: a hostile binary can print anything, which is why the digest exists. The JDK's
- * launcher runs a file without an executable header through {@code /bin/sh}; pin the digest.
+ * launcher runs a file without an executable header through {@code /bin/sh}; pin the digest. Like the
+ * digest, the remembered identity covers the executable file only, not the shared libraries it loads
+ * (a distribution's {@code libnode.so}); it cannot detect a clock set back by root or a raw write to
+ * the block device.
  */
 public final class NodeRuntime {
 
@@ -53,10 +72,47 @@ public final class NodeRuntime {
 
     private static final Pattern VERSION = Pattern.compile("v?([0-9]{1,4})\\.([0-9]{1,4})\\.([0-9]{1,4}).*");
 
-    private final RuntimeIdentity identity;
+    /**
+     * How long a file must have been unchanged (by its ctime) before its check began for its
+     * identity to be remembered.
+     */
+    public static final Duration SETTLE = Duration.ofSeconds(2);
 
-    private NodeRuntime(RuntimeIdentity identity) {
+    private final RuntimeIdentity identity;
+    private final Duration settle;
+    private final AtomicReference<Remembered> remembered = new AtomicReference<>();
+    private final AtomicLong fullChecks = new AtomicLong();
+
+    private NodeRuntime(RuntimeIdentity identity, Duration settle) {
         this.identity = identity;
+        this.settle = settle;
+    }
+
+    /** A full check that passed, and the identity of the file it examined. */
+    private record Remembered(FileStamp stamp, Verified verified) {}
+
+    /** What identifies a file's bytes without reading them: no write, rename or chmod keeps all of it. */
+    record FileStamp(long device, long inode, long size, FileTime mtime, FileTime ctime, int mode, int owner) {
+
+        /** The stamp of {@code file} (not following a link), or empty where the platform has no such view. */
+        static Optional<FileStamp> of(Path file) {
+            try {
+                Map<String, Object> a = Files.readAttributes(
+                        file, "unix:dev,ino,size,lastModifiedTime,ctime,mode,uid", LinkOption.NOFOLLOW_LINKS);
+                return Optional.of(new FileStamp(
+                        (Long) a.get("dev"),
+                        (Long) a.get("ino"),
+                        (Long) a.get("size"),
+                        (FileTime) a.get("lastModifiedTime"),
+                        (FileTime) a.get("ctime"),
+                        (Integer) a.get("mode"),
+                        (Integer) a.get("uid")));
+            } catch (IOException | RuntimeException e) {
+                // No unix view (UnsupportedOperationException, IllegalArgumentException), an attribute missing
+                // (NullPointerException, ClassCastException) or the file gone: nothing to remember by.
+                return Optional.empty();
+            }
+        }
     }
 
     /** Pins a runtime by absolute path and exact version (as {@code node --version} prints it, e.g. {@code v20.20.2}). */
@@ -70,6 +126,11 @@ public final class NodeRuntime {
     }
 
     private static NodeRuntime pin(Path path, String version, Optional<Sha256Digest> digest) {
+        return pin(path, version, digest, SETTLE);
+    }
+
+    /** As {@link #pinned}, with another settle time (tests use a short one to exercise the identity rule). */
+    static NodeRuntime pin(Path path, String version, Optional<Sha256Digest> digest, Duration settle) {
         Objects.requireNonNull(path, "absolutePath");
         Objects.requireNonNull(version, "expectedVersion");
         // Validates absoluteness and the version's shape (InvalidValueException with RUNTIME_* codes).
@@ -81,7 +142,7 @@ public final class NodeRuntime {
             // Missing now: kept as given; verify() reports RUNTIME_UNAVAILABLE and never follows a link there.
             real = path.normalize();
         }
-        return new NodeRuntime(new RuntimeIdentity(real, version, digest));
+        return new NodeRuntime(new RuntimeIdentity(real, version, digest), settle);
     }
 
     /** The pinned identity; its executable is the real path resolved at pinning time. */
@@ -126,8 +187,12 @@ public final class NodeRuntime {
         }
     }
 
-    /** Verifies the runtime now. Never throws for an expected outcome. */
+    /**
+     * Verifies the runtime now: the path checks every time, the digest and the version by file
+     * identity (see the class comment). Never throws for an expected outcome.
+     */
     public Verification verify() {
+        Instant checkStarted = Instant.now();
         Path exe = identity.executable();
         BasicFileAttributes attrs;
         try {
@@ -155,6 +220,29 @@ public final class NodeRuntime {
         if (!Files.isExecutable(exe)) {
             return unavailable("the pinned Node binary is not executable");
         }
+        Optional<FileStamp> before = FileStamp.of(exe);
+        Remembered known = remembered.get();
+        if (known != null && before.isPresent() && known.stamp().equals(before.get())) {
+            return known.verified();
+        }
+        remembered.set(null);
+        Verification full = verifyContent(exe);
+        if (full instanceof Verified ok
+                && before.isPresent()
+                && before.get().ctime().toInstant().isBefore(checkStarted.minus(settle))
+                && before.equals(FileStamp.of(exe))) {
+            remembered.set(new Remembered(before.get(), ok));
+        }
+        return full;
+    }
+
+    /** How many full checks (digest when pinned, {@code --version}) this runtime has run; for tests and benchmarks. */
+    long fullChecks() {
+        return fullChecks.get();
+    }
+
+    private Verification verifyContent(Path exe) {
+        fullChecks.incrementAndGet();
         if (identity.binaryDigest().isPresent()) {
             Optional<byte[]> actual = hash(exe);
             if (actual.isEmpty()) {

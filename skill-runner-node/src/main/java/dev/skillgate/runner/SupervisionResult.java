@@ -13,8 +13,10 @@ import java.util.Objects;
  *
  * @param outcome how the run ended
  * @param exit the child's own exit, when observed
- * @param stdout captured stdout, at most the limit (copied)
- * @param stderr captured stderr, at most the limit (copied)
+ * @param stdout captured stdout, at most the limit (copied once here, and again by each call of the accessor:
+ *     the SPI's defensive copies; a supervisor should capture into one buffer of exactly the limit and hand
+ *     that buffer over, so the output costs the JVM at most twice the limit before the runner reads it)
+ * @param stderr captured stderr, at most the limit (copied, as stdout)
  * @param cleanup what was observed about the end of the tree
  * @param hardening the hardening layer that applied
  * @param elapsed monotonic time from spawn to the end of cleanup
@@ -115,6 +117,11 @@ public record SupervisionResult(
     /** Captured stdout length, without copying. */
     public int stdoutSize() {
         return stdout.length;
+    }
+
+    /** Captured stderr length, without copying. */
+    public int stderrSize() {
+        return stderr.length;
     }
 
     @Override

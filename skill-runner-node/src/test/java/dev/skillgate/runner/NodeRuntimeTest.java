@@ -8,7 +8,10 @@ import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Sha256Digest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,6 +101,117 @@ class NodeRuntimeTest {
         assertThat(refusal(NodeRuntime.pinned(script("chatty", "yes v20.0.0 | head -c 100000"), "v20.0.0")
                         .verify()))
                 .isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+    }
+
+    // --- decision 0332: the content checks are remembered by file identity ---------------------------
+
+    /** A fake node that counts its runs in {@code counter} and prints {@code version}. */
+    Path countingNode(String name, Path counter, String version) throws Exception {
+        return script(name, "echo run >> '" + counter + "'\necho " + version);
+    }
+
+    static long runs(Path counter) throws Exception {
+        return Files.exists(counter) ? Files.readAllLines(counter).size() : 0;
+    }
+
+    /** Lets a new file's ctime fall behind the short settle time the identity tests use. */
+    static void settle() throws InterruptedException {
+        Thread.sleep(SHORT_SETTLE.toMillis() * 2);
+    }
+
+    static final Duration SHORT_SETTLE = Duration.ofMillis(100);
+
+    @Test
+    void anUnchangedBinaryIsNotStartedAgainButEveryPathCheckStillRuns() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fake = countingNode("node", counter, "v20.0.0");
+        settle();
+        NodeRuntime rt = NodeRuntime.pin(fake, "v20.0.0", Optional.empty(), SHORT_SETTLE);
+        for (int i = 0; i < 5; i++) {
+            assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        }
+        assertThat(runs(counter)).isEqualTo(1);
+        assertThat(rt.fullChecks()).isEqualTo(1);
+
+        // The path checks are not remembered: a group-writable binary is refused at once.
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxrwxr-x"));
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // chmod moved ctime: the next verification is a full one again.
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(runs(counter)).isEqualTo(2);
+        // And a link in its place is refused, not followed, whatever was remembered.
+        settle();
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        Path moved = dir.resolve("moved-node");
+        Files.move(fake, moved);
+        Files.createSymbolicLink(fake, moved);
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+    }
+
+    @Test
+    void aBinaryRewrittenInPlaceWithTheSameSizeAndMtimeIsCheckedAgain() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fake = countingNode("node", counter, "v20.0.0");
+        settle();
+        NodeRuntime rt = NodeRuntime.pin(fake, "v20.0.0", Optional.empty(), SHORT_SETTLE);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(runs(counter)).isEqualTo(1);
+
+        FileTime mtime = Files.getLastModifiedTime(fake);
+        long size = Files.size(fake);
+        Files.writeString(fake, "#!/bin/sh\necho run >> '" + counter + "'\necho v20.0.9\n"); // same length
+        Files.setLastModifiedTime(fake, mtime); // mtime can be set back; ctime cannot
+        assertThat(Files.size(fake)).isEqualTo(size);
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+        assertThat(runs(counter)).isEqualTo(2);
+    }
+
+    @Test
+    void aBinaryReplacedByRenameIsCheckedAgain() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fake = countingNode("node", counter, "v20.0.0");
+        settle();
+        NodeRuntime rt = NodeRuntime.pin(fake, "v20.0.0", Optional.empty(), SHORT_SETTLE);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        Path twin = countingNode("twin", counter, "v20.0.0"); // identical bytes, another inode
+        Files.move(twin, fake, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(runs(counter)).isEqualTo(2);
+        // The replacement was itself new (ctime within the settle time): it is not remembered yet.
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(runs(counter)).isEqualTo(3);
+    }
+
+    @Test
+    void aRecentlyChangedBinaryIsNeverRemembered() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fake = countingNode("node", counter, "v20.0.0");
+        NodeRuntime rt = NodeRuntime.pinned(fake, "v20.0.0"); // the default settle time: 2 s
+        for (int i = 0; i < 3; i++) {
+            assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        }
+        assertThat(runs(counter)).isEqualTo(3);
+    }
+
+    @Test
+    void aPinnedDigestIsRememberedWithTheIdentityAndCheckedAgainAfterAWrite() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fake = countingNode("node", counter, "v20.0.0");
+        settle();
+        Sha256Digest pinned = Sha256Digest.hash(Files.readAllBytes(fake));
+        NodeRuntime rt = NodeRuntime.pin(fake, "v20.0.0", Optional.of(pinned), SHORT_SETTLE);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(rt.fullChecks()).isEqualTo(1);
+        // Same version printed, one byte of the file different: the digest catches it.
+        Files.writeString(fake, "#!/bin/sh\necho run >> '" + counter + "'\necho v20.0.0 \n");
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+        assertThat(rt.fullChecks()).isEqualTo(2);
+        // A failure is never remembered.
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+        assertThat(rt.fullChecks()).isEqualTo(3);
     }
 
     @Test

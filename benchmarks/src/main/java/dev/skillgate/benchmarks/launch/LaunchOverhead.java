@@ -179,13 +179,15 @@ public final class LaunchOverhead {
             }
             return t1 - t0;
         });
-        variants.put("runtime.verify() alone (node --version)", () -> {
-            long t0 = System.nanoTime();
-            if (!(runtime.verify() instanceof NodeRuntime.Verified)) {
-                throw new IllegalStateException("runtime must verify");
-            }
-            return System.nanoTime() - t0;
-        });
+        variants.put(
+                "runtime.verify() alone (path checks; version and digest reused by file identity, decision 0332)",
+                () -> {
+                    long t0 = System.nanoTime();
+                    if (!(runtime.verify() instanceof NodeRuntime.Verified)) {
+                        throw new IllegalStateException("runtime must verify");
+                    }
+                    return System.nanoTime() - t0;
+                });
 
         EngineVariants engine = EngineVariants.create(base, version, NodeFixture.ECHO_MJS, invocation, workspace);
         variants.put(EngineVariants.TRUSTED, engine::trusted);
@@ -240,8 +242,8 @@ public final class LaunchOverhead {
         }
         System.out.printf(
                 Locale.ROOT,
-                "Runner phases (median ms): call → staged %.1f (input hash, runtime.verify, staging, owner record);"
-                        + " staged → started %.1f (re-hash, supervisor hand-over, fsync'd owner record, re-hash, spawn);"
+                "Runner phases (median ms): call → staged %.1f (input hash, runtime.verify, staging, first owner record, not synced);"
+                        + " staged → started %.1f (supervisor hand-over, fsync'd owner record, re-hash, spawn);"
                         + " started → settled %.1f (the script's run, output, proof of cleanup);"
                         + " settled → envelope returned %.1f.%n",
                 Stats.median(phaseStaged) / 1e6,

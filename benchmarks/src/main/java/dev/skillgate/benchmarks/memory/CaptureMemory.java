@@ -4,6 +4,7 @@ import dev.skillgate.benchmarks.Stats;
 import dev.skillgate.benchmarks.corpus.Bundles;
 import dev.skillgate.benchmarks.jmh.CaptureBenchmark;
 import dev.skillgate.inspect.SkillArtifact;
+import dev.skillgate.inspect.internal.CaptureHashExecutor;
 import dev.skillgate.model.PortablePath;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -16,7 +17,8 @@ import java.util.Map;
 
 /**
  * Memory of capturing the maximal bundle (64 declared files, 4 MiB): the bytes the capturing
- * thread allocates per capture ({@code com.sun.management.ThreadMXBean}, on the class path), and
+ * thread and the revision hash workers allocate per capture ({@code com.sun.management.ThreadMXBean},
+ * on the class path), and
  * the heap a live artifact retains (heap in use after a collection with the artifact held, minus
  * the same after it is disposed and dropped). Baseline: the bundle's own size.
  */
@@ -34,9 +36,10 @@ final class CaptureMemory {
         }
         List<Long> allocated = new ArrayList<>();
         for (int i = 0; i < 31; i++) {
-            long before = threads.getThreadAllocatedBytes(self);
+            long[] ids = capturingThreads(self);
+            long before = allocated(threads, ids);
             SkillArtifact a = CaptureBenchmark.capture(dir);
-            allocated.add(threads.getThreadAllocatedBytes(self) - before);
+            allocated.add(allocated(threads, ids) - before);
             a.dispose();
         }
         List<Long> retained = new ArrayList<>();
@@ -55,7 +58,8 @@ final class CaptureMemory {
         System.out.printf(Locale.ROOT, "| bundle size (baseline) | %,d | 1.00 |%n", size);
         System.out.printf(
                 Locale.ROOT,
-                "| allocated by the capturing thread per capture, median of %d (min–max) | %,.0f (%,d–%,d) | %.2f |%n",
+                "| allocated by the capturing thread and the hash worker per capture, median of %d (min–max) | %,.0f"
+                        + " (%,d–%,d) | %.2f |%n",
                 allocated.size(),
                 Stats.median(allocated),
                 allocated.stream().mapToLong(Long::longValue).min().orElseThrow(),
@@ -67,6 +71,26 @@ final class CaptureMemory {
                 retained.size(),
                 Stats.median(retained),
                 Stats.median(retained) / size);
+    }
+
+    /** The capturing thread and the live revision hash workers (decision 0300), which hash from the same buffers. */
+    private static long[] capturingThreads(long self) {
+        List<Long> ids = new ArrayList<>(List.of(self));
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(CaptureHashExecutor.THREAD_NAME_PREFIX)) {
+                ids.add(t.getId());
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Bytes {@code ids} allocated so far (a thread that ended counts 0 from then on). */
+    private static long allocated(com.sun.management.ThreadMXBean threads, long[] ids) {
+        long sum = 0;
+        for (long id : ids) {
+            sum += Math.max(0, threads.getThreadAllocatedBytes(id));
+        }
+        return sum;
     }
 
     private static long usedAfterGc(List<MemoryPoolMXBean> pools) throws InterruptedException {

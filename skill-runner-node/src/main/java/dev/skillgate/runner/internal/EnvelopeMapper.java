@@ -16,7 +16,9 @@ import dev.skillgate.runner.OutputCheck;
 import dev.skillgate.runner.SupervisionResult;
 import dev.skillgate.runner.SupervisionResult.Outcome;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -168,7 +170,7 @@ public final class EnvelopeMapper {
         if (!expect.ownershipRecorded() && !refusalOutcome) {
             errors.add(protocol("the supervisor started the script without recording ownership"));
         }
-        boolean sizesOk = r.stdoutSize() <= expect.stdoutLimit() && r.stderr().length <= expect.stderrLimit();
+        boolean sizesOk = r.stdoutSize() <= expect.stdoutLimit() && r.stderrSize() <= expect.stderrLimit();
         if (!sizesOk) {
             errors.add(protocol("the supervisor returned more output than the limits allow"));
         }
@@ -184,6 +186,7 @@ public final class EnvelopeMapper {
                 } else if (r.exit() instanceof ProcessExit.NotObserved) {
                     errors.add(protocol("the supervisor reported an exit it did not observe"));
                 } else if (errors.isEmpty()) {
+                    // The accessor's copy is the only one: it is validated in place and then handed to the check.
                     Result checked = checkOutput(r.stdout(), check);
                     errors.addAll(checked.errors);
                     output = checked.output;
@@ -260,20 +263,15 @@ public final class EnvelopeMapper {
                     List.of(Diagnostic.error(ErrorCode.OUTPUT_EMPTY, "stdout", "the script wrote no result")),
                     Optional.empty());
         }
-        try {
-            StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(stdout));
-        } catch (CharacterCodingException e) {
+        if (!isStrictUtf8(stdout)) {
             return new Result(
                     List.of(Diagnostic.error(ErrorCode.OUTPUT_INVALID_UTF8, "stdout", "stdout is not valid UTF-8")),
                     Optional.empty());
         }
         OutputCheck.Result verdict;
         try {
-            verdict = check.check(stdout.clone());
+            // stdout is this mapper's own copy (SupervisionResult.stdout() copies) and is not used again.
+            verdict = check.check(stdout);
         } catch (RuntimeException e) {
             verdict = null;
         }
@@ -286,6 +284,42 @@ public final class EnvelopeMapper {
         return new Result(
                 List.of(Diagnostic.error(ErrorCode.OUTPUT_NOT_JSON, "stdout", "the output check failed")),
                 Optional.empty());
+    }
+
+    /** Characters decoded per step while validating; the text itself is never kept. */
+    private static final int UTF8_CHUNK_CHARS = 1024;
+
+    /**
+     * Whether {@code bytes} are strict UTF-8 ({@code CodingErrorAction.REPORT}), decoded through a
+     * fixed 1,024-character window so that validating costs a constant, not a second copy of the output.
+     */
+    static boolean isStrictUtf8(byte[] bytes) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer window = CharBuffer.allocate(UTF8_CHUNK_CHARS);
+        while (true) {
+            CoderResult cr = decoder.decode(in, window, true);
+            if (cr.isError()) {
+                return false;
+            }
+            window.clear();
+            if (cr.isUnderflow()) {
+                break;
+            }
+        }
+        while (true) {
+            CoderResult cr = decoder.flush(window);
+            if (cr.isError()) {
+                return false;
+            }
+            window.clear();
+            if (cr.isUnderflow()) {
+                return true;
+            }
+        }
     }
 
     private static Diagnostic refusalCause(SupervisionResult r, Expectations expect) {

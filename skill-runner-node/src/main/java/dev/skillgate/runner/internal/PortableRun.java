@@ -378,8 +378,13 @@ public final class PortableRun implements SupervisedRun {
             return overflowed;
         }
 
+        /**
+         * For the {@code SupervisionResult} constructor, which copies (the SPI's defensive copy): the
+         * buffer itself when it is full (nothing more can be written into a full buffer, even by a drain
+         * that is still running), else a copy of the filled prefix taken under the lock.
+         */
         synchronized byte[] bytes() {
-            return java.util.Arrays.copyOf(buf, size);
+            return size == buf.length ? buf : java.util.Arrays.copyOf(buf, size);
         }
     }
 }

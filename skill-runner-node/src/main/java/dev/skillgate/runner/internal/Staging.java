@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * <pre>
  * &lt;data dir&gt;/staging/                      0700
  * &lt;data dir&gt;/staging/&lt;attempt&gt;-&lt;run id&gt;/   0700  the run directory
- *     owner                                 0600  {@link OwnerRecord}, fsync'd, outside the bundle
+ *     owner                                 0600  {@link OwnerRecord}, outside the bundle (durable before spawn)
  *     bundle/                               0500  the captured files, 0400, dirs 0500
  *     home/                                 0700  HOME of the script
  *     tmp/                                  0700  TMPDIR of the script
@@ -133,8 +133,9 @@ public final class Staging {
     }
 
     /**
-     * Creates a run directory, writes the ownership record, stages every file read-only and returns
-     * the staged run. On failure, whatever was created is removed and the exception says why.
+     * Creates a run directory, writes the ownership record (not yet durable, see {@link
+     * StagedRun#recordSupervisor}), stages every file read-only and returns the staged run. On
+     * failure, whatever was created is removed and the exception says why.
      */
     public static StagedRun stage(
             Path dataDir, RunId runId, Map<PortablePath, byte[]> files, OwnerRecord.Owner stager, String attempt)
@@ -156,7 +157,7 @@ public final class Staging {
         try {
             String key = SecureTree.fileKey(runDir);
             run = new StagedRun(root, runDir, new OwnerRecord(runId, attempt, key, stager, Optional.empty()));
-            run.writeOwner(run.record());
+            run.writeFirstOwner();
         } catch (IOException | RuntimeException e) {
             removeQuietly(root, runDir);
             throw new StagingException(
@@ -268,7 +269,12 @@ public final class Staging {
             return path.resolveUnder(bundle()).toAbsolutePath();
         }
 
-        /** Adds the supervisor's identity to the ownership record, durably. */
+        /**
+         * Adds the supervisor's identity to the ownership record, durably: temp file, {@code fsync},
+         * atomic rename, directory {@code fsync}. This is the one durable write of a launch (decision
+         * 0331); it happens before the child starts, and the directory {@code fsync} also makes the
+         * run directory's entries ({@code owner}, {@code bundle/}, {@code home/}, {@code tmp/}) durable.
+         */
         public synchronized void recordSupervisor(SupervisorIdentity identity) throws IOException {
             OwnerRecord next;
             try {
@@ -278,6 +284,23 @@ public final class Staging {
             }
             writeOwner(next);
             record = next;
+        }
+
+        /**
+         * Writes the first record (stager only) straight to {@code owner}, without {@code fsync}
+         * (decision 0331). It is there for the janitor if this JVM dies before the launch (the kernel
+         * keeps what was written); after a power loss before {@link #recordSupervisor} it may be
+         * missing or short, and the janitor then keeps the directory as unrecognised. No child has
+         * started by then.
+         */
+        synchronized void writeFirstOwner() throws IOException {
+            Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, NOFOLLOW);
+            try (FileChannel ch = FileChannel.open(runDir.resolve(OWNER), options, FILE_0600)) {
+                ByteBuffer buf = ByteBuffer.wrap(record.format());
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
         }
 
         synchronized void writeOwner(OwnerRecord r) throws IOException {

@@ -311,4 +311,48 @@ class EnvelopeMapperTest {
             assertThat(d.mayRemoveStaging()).isEqualTo(!unknown);
         }
     }
+    /**
+     * The windowed UTF-8 check (a constant 1,024-character window instead of a decoded copy of the
+     * output) agrees with the JDK's one-shot strict decoder on seeded inputs built to put multi-byte
+     * sequences, truncations, surrogates and overlong forms across the window's boundaries.
+     */
+    @Test
+    void theWindowedUtf8CheckAgreesWithTheOneShotDecoder() {
+        Random random = new Random(20261201);
+        byte[][] pieces = {
+            "a".getBytes(StandardCharsets.UTF_8),
+            "é".getBytes(StandardCharsets.UTF_8),
+            "€".getBytes(StandardCharsets.UTF_8),
+            "😀".getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, // a UTF-16 surrogate encoded: invalid
+            {(byte) 0xC0, (byte) 0xAF}, // overlong '/': invalid
+            {(byte) 0xF0, (byte) 0x9F}, // a truncated four-byte sequence
+            {(byte) 0x80}, // a lone continuation byte
+            {(byte) 0xFF}
+        };
+        int valid = 0;
+        for (int n = 0; n < 2_000; n++) {
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+            int length = random.nextInt(3_000);
+            boolean clean = random.nextInt(3) > 0;
+            while (b.size() < length) {
+                b.writeBytes(pieces[random.nextInt(clean ? 4 : pieces.length)]);
+            }
+            byte[] bytes = b.toByteArray();
+            boolean expected;
+            try {
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(bytes));
+                expected = true;
+            } catch (java.nio.charset.CharacterCodingException e) {
+                expected = false;
+            }
+            assertThat(EnvelopeMapper.isStrictUtf8(bytes)).as("input %d", n).isEqualTo(expected);
+            valid += expected ? 1 : 0;
+        }
+        assertThat(valid).isBetween(500, 1_800); // both verdicts are exercised
+    }
 }

@@ -13,9 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +82,49 @@ class StagingTest {
         assertThat(run.remove()).isEmpty();
         assertThat(run.runDir()).doesNotExist();
         assertThat(root).isDirectory();
+    }
+
+    /**
+     * Decision 0331: the first record is written without fsync; adding the supervisor is the one
+     * durable write (the temp file, then the run directory after the rename). Counted from the JDK's
+     * own {@code jdk.FileForce} events, which every {@code FileChannel.force} emits.
+     */
+    @Test
+    void theOwnershipRecordIsMadeDurableOnceWhenTheSupervisorIsRecorded() throws Exception {
+        Staging.StagedRun[] run = new Staging.StagedRun[1];
+        List<Path> atStaging = forcedFiles(() -> run[0] = stage(bundle()));
+        assertThat(atStaging).noneMatch(p -> p.startsWith(run[0].runDir()));
+        assertThat(OwnerRecord.parse(Files.readAllBytes(run[0].runDir().resolve("owner"))))
+                .isPresent();
+
+        List<Path> atRecord = forcedFiles(() -> run[0].recordSupervisor(new SupervisorIdentity(77, "12345", "a1")));
+        assertThat(atRecord).containsExactly(run[0].runDir().resolve("owner.tmp"), run[0].runDir());
+        assertThat(OwnerRecord.parse(Files.readAllBytes(run[0].runDir().resolve("owner")))
+                        .orElseThrow()
+                        .supervisor())
+                .isPresent();
+        assertThat(run[0].remove()).isEmpty();
+    }
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    /** The files {@code step} forced, in order, from the JDK's {@code jdk.FileForce} events. */
+    List<Path> forcedFiles(Step step) throws Exception {
+        Path recording = Files.createTempFile(base, "forces", ".jfr");
+        try (Recording r = new Recording()) {
+            r.enable("jdk.FileForce").withThreshold(java.time.Duration.ZERO);
+            r.start();
+            step.run();
+            r.stop();
+            r.dump(recording);
+        }
+        return RecordingFile.readAllEvents(recording).stream()
+                .filter(e -> e.getEventType().getName().equals("jdk.FileForce"))
+                .sorted(java.util.Comparator.comparing(RecordedEvent::getStartTime))
+                .map(e -> Path.of(e.getString("path")))
+                .toList();
     }
 
     @Test

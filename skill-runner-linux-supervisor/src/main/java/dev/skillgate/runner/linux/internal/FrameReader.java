@@ -12,8 +12,34 @@ import java.util.zip.CRC32C;
  */
 public final class FrameReader {
 
-    /** One raw frame. */
-    public record Frame(int type, byte[] payload) {}
+    /**
+     * One raw frame.
+     *
+     * @param type the frame type
+     * @param payload the payload; empty for an output frame read into an {@link OutputSink}
+     * @param length the payload's length (for an output frame read into a sink, the bytes it received)
+     */
+    public record Frame(int type, byte[] payload, int length) {
+        public Frame(int type, byte[] payload) {
+            this(type, payload, payload.length);
+        }
+    }
+
+    /**
+     * Where stdout and stderr payloads go instead of a fresh array per frame: the driver's
+     * fixed-capacity buffers. Asked before the payload is read, so a frame that must not arrive (or
+     * does not fit) is refused without reading it.
+     */
+    interface OutputSink {
+        /**
+         * The buffer for an output frame of {@code length} bytes of type {@code type}.
+         *
+         * @throws Frames.MalformedFrameException if the frame is not allowed now or does not fit
+         */
+        OutputBuffer accept(int type, int length) throws Frames.MalformedFrameException;
+    }
+
+    private static final byte[] EMPTY = new byte[0];
 
     private final InputStream in;
     private final CRC32C crc = new CRC32C();
@@ -27,11 +53,29 @@ public final class FrameReader {
      * {@link Frames.MalformedFrameException} for an unknown type or a length over its cap.
      */
     public Frame next() throws IOException, Frames.MalformedFrameException {
+        return next(null);
+    }
+
+    /**
+     * The next frame; stdout and stderr payloads are read into the buffers {@code sink} names (when
+     * it is not null) and the returned frame carries only their length. Otherwise as {@link #next()}.
+     */
+    Frame next(OutputSink sink) throws IOException, Frames.MalformedFrameException {
         byte[] head = readExactly(5, true);
         int type = head[0] & 0xFF;
         long len = Frames.u32(head, 1);
         if (len > cap(type)) {
             throw new Frames.MalformedFrameException("frame length over cap for type " + type);
+        }
+        if (sink != null && (type == Wire.FRAME_STDOUT || type == Wire.FRAME_STDERR)) {
+            OutputBuffer target = sink.accept(type, (int) len);
+            if (!target.fits(len)) {
+                throw new Frames.MalformedFrameException("output beyond the limit");
+            }
+            int start = target.readFully(in, (int) len);
+            crc.update(head);
+            crc.update(target.array(), start, (int) len);
+            return new Frame(type, EMPTY, (int) len);
         }
         byte[] payload = readExactly((int) len, false);
         if (type != Wire.FRAME_END) {

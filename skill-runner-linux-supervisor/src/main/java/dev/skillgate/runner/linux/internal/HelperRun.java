@@ -136,14 +136,20 @@ public final class HelperRun implements SupervisedRun {
         boolean ended;
         boolean ownershipFailed;
         String failure; // "CODE: text" when the helper cannot be trusted
-        final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        // Fixed-capacity capture (SPEC §10 step 4): allocated once at the limits, never grown.
+        final OutputBuffer stdout;
+        final OutputBuffer stderr;
         ScheduledFuture<?> watchdog;
         HelperDiagnostics diagnostics;
+
+        State(int stdoutLimit, int stderrLimit) {
+            stdout = new OutputBuffer(stdoutLimit);
+            stderr = new OutputBuffer(stderrLimit);
+        }
     }
 
     private void drive() {
-        State st = new State();
+        State st = new State(spec.stdoutLimit(), spec.stderrLimit());
         int helperExit = -1;
         try {
             Optional<HelperInstaller.Unavailable> tampered = HelperInstaller.verify(installed);
@@ -208,10 +214,22 @@ public final class HelperRun implements SupervisedRun {
     }
 
     private void readFrames(Process p, State st) {
-        FrameReader reader = new FrameReader(new BufferedInputStream(p.getInputStream(), 1 << 16));
+        // Output payloads bypass this buffer when they are larger than it and otherwise pass through it;
+        // they land in the fixed-capacity capture buffers either way, never in an array of their own.
+        FrameReader reader = new FrameReader(new BufferedInputStream(p.getInputStream(), 8192));
+        FrameReader.OutputSink sink = (type, length) -> {
+            if (st.spawned == null || length == 0) {
+                throw new Frames.MalformedFrameException("output frame before spawn or empty");
+            }
+            OutputBuffer target = type == Wire.FRAME_STDOUT ? st.stdout : st.stderr;
+            if (!target.fits(length)) {
+                throw new Frames.MalformedFrameException("output beyond the limit");
+            }
+            return target;
+        };
         try {
             while (true) {
-                FrameReader.Frame f = reader.next();
+                FrameReader.Frame f = reader.next(sink);
                 if (f.type() == Wire.FRAME_END) {
                     if (st.helperResult == null) {
                         throw new Frames.MalformedFrameException("end before result");
@@ -271,16 +289,7 @@ public final class HelperRun implements SupervisedRun {
                 break;
             case Wire.FRAME_STDOUT:
             case Wire.FRAME_STDERR:
-                if (st.spawned == null || f.payload().length == 0) {
-                    throw new Frames.MalformedFrameException("output frame before spawn or empty");
-                }
-                boolean out = type == Wire.FRAME_STDOUT;
-                ByteArrayOutputStream sink = out ? st.stdout : st.stderr;
-                int limit = out ? spec.stdoutLimit() : spec.stderrLimit();
-                if ((long) sink.size() + f.payload().length > limit) {
-                    throw new Frames.MalformedFrameException("output beyond the limit");
-                }
-                sink.writeBytes(f.payload());
+                // Already checked (spawned, non-empty, fits) and read into its buffer by the sink.
                 safely(l -> l.outputBytes(st.stdout.size(), st.stderr.size()));
                 break;
             case Wire.FRAME_TERMINATING:
@@ -476,8 +485,8 @@ public final class HelperRun implements SupervisedRun {
             return new SupervisionResult(
                     Outcome.SUPERVISOR_FAILED,
                     ProcessExit.notObserved(),
-                    st.stdout.toByteArray(),
-                    st.stderr.toByteArray(),
+                    st.stdout.forResult(),
+                    st.stderr.forResult(),
                     CleanupEvidence.unproven(st.spawned != null ? 1 : 0, false),
                     layer,
                     javaElapsed,
@@ -514,8 +523,8 @@ public final class HelperRun implements SupervisedRun {
         return new SupervisionResult(
                 outcome,
                 exit,
-                st.stdout.toByteArray(),
-                st.stderr.toByteArray(),
+                st.stdout.forResult(),
+                st.stderr.forResult(),
                 cleanup,
                 layer,
                 ran ? Duration.ofNanos(r.runNanos()) : javaElapsed,
