@@ -63,6 +63,20 @@ class SettlementTest {
         workspace = Files.createDirectories(t.resolve("ws"));
         Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
         Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
+        Bundles.fixtureSkill(skills, "sleeper", NodeFixture.SLEEP_PAST_DEADLINE, 30_000);
+        // Says on stderr once its SIGTERM handler is in place, so a test can cancel after that point.
+        Bundles.skill(
+                skills,
+                "stubborn-ready",
+                "stubborn-ready.mjs",
+                ("process.on('SIGTERM', () => {});\n"
+                                + "process.stderr.write('ready\\n');\n"
+                                + "setInterval(() => {}, 1000);\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Bundles.OPEN_OBJECT,
+                Bundles.OPEN_OBJECT,
+                30_000,
+                65_536);
     }
 
     private SkillGate gate(ScriptedApprovalChannel channel, ExecutionListener listener) {
@@ -119,14 +133,41 @@ class SettlementTest {
     }
 
     @Test
-    void cancelWhileRunningDeliversAtOnceAndTheRunnerStillProvesCleanup() throws Exception {
+    void cancellingAScriptThatEndsOnSigtermDeliversCancelledWithProvenCleanup() throws Exception {
+        // SPEC §10/§12: CANCELLED = the caller cancelled, the tree was terminated and cleanup proven.
+        // Only a non-cooperative script may be reported before it settled (decision 0363).
         ScriptedApprovalChannel channel =
                 ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
         CountDownLatch started = new CountDownLatch(1);
         try (SkillGate gate = gate(channel, onStarted(started))) {
             PendingExecution pending =
-                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "stubborn", "{}", workspace));
+                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "sleeper", "{}", workspace));
             assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            pending.cancel();
+            ExecutionEnvelope delivered = pending.await();
+            assertThat(delivered.status()).as(delivered.toString()).isEqualTo(ExecutionStatus.CANCELLED);
+            assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_CANCELLED);
+            assertThat(delivered.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+            assertThat(pending.settlement().toCompletableFuture().getNow(null)).isSameAs(delivered);
+            assertThat(gate.unresolved()).isEmpty();
+        }
+        assertThat(Support.survivors(marker)).isEmpty();
+    }
+
+    @Test
+    void cancellingAScriptThatIgnoresSigtermDeliversEarlyAndTheRunnerStillProvesCleanup() throws Exception {
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        CountDownLatch ready = new CountDownLatch(1);
+        ExecutionListener onReady = event -> {
+            if (event.progress().orElse(null) instanceof ProgressEvent.OutputBytes b && b.stderrBytes() > 0) {
+                ready.countDown();
+            }
+        };
+        try (SkillGate gate = gate(channel, onReady)) {
+            PendingExecution pending =
+                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "stubborn-ready", "{}", workspace));
+            assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
             pending.cancel();
             ExecutionEnvelope delivered = pending.await();
             assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN);
