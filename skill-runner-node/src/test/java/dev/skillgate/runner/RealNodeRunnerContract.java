@@ -323,6 +323,16 @@ public abstract class RealNodeRunnerContract {
     }
 
     @Test
+    void stderrAtItsFixed16KiBPassesAndOneByteMoreFails() throws Exception {
+        // SPEC §15: stderr 16 KiB fixed; excess terminates as an output-limit failure.
+        Outcome at = run(NodeFixture.FLOOD_STDERR, "{\"bytes\": 16384}", 30_000, 65_536);
+        assertPositive(at, "{\"flooded\":16384}");
+        Outcome over = run(NodeFixture.FLOOD_STDERR, "{\"bytes\": 16385}", 30_000, 65_536);
+        assertEnded(over, ExecutionStatus.OUTPUT_LIMIT, ErrorCode.OUTPUT_LIMIT);
+        assertThat(over.envelope.errors().get(0).location()).isEqualTo("stderr");
+    }
+
+    @Test
     void aStderrFloodEndsTheRunAsAnOutputLimit() throws Exception {
         Outcome o = run(NodeFixture.FLOOD_STDERR, "{\"bytes\": 10485760}", 30_000, 65_536);
         assertEnded(o, ExecutionStatus.OUTPUT_LIMIT, ErrorCode.OUTPUT_LIMIT);
