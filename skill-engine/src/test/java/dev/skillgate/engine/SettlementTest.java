@@ -226,6 +226,44 @@ class SettlementTest {
     }
 
     @Test
+    void anUnansweredRequestEndsAtOnceWhenItIsStaledOrItsRunEnds() throws Exception {
+        // SPEC §8: nobody answers; a newer proposal for the same run and skill stales the first, and
+        // ending the run cancels the second — each caller gets its refusal now, not after the
+        // 5-minute approval timeout (decision 0364).
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
+        try (SkillGate gate = gate(channel, ExecutionListener.NONE)) {
+            RunId run = RunId.random();
+            PendingExecution first = gate.executeAsync(
+                    ExecutionRequest.of(run, AGENT, "writer", "{\"fileName\":\"first.txt\"}", workspace));
+            awaitHeld(channel, 1);
+            PendingExecution second = gate.executeAsync(
+                    ExecutionRequest.of(run, AGENT, "writer", "{\"fileName\":\"second.txt\"}", workspace));
+            ExecutionEnvelope staled = first.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(staled.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(staled.errorCodes()).containsExactly(ErrorCode.CONSENT_STALE);
+            awaitHeld(channel, 2);
+            gate.endRun(run);
+            ExecutionEnvelope cancelled = second.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(cancelled.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(cancelled.errorCodes()).containsExactly(ErrorCode.CONSENT_CANCELLED);
+            channel.approveNext();
+            channel.approveNext();
+            Thread.sleep(300);
+            assertThat(workspace.resolve("first.txt")).doesNotExist();
+            assertThat(workspace.resolve("second.txt")).doesNotExist();
+        }
+        channel.close();
+    }
+
+    private static void awaitHeld(ScriptedApprovalChannel channel, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (channel.heldCount() < count && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(channel.heldCount()).isEqualTo(count);
+    }
+
+    @Test
     void closeStopsAndDrainsInFlightExecutionsAndRefusesNewOnes() throws Exception {
         ScriptedApprovalChannel channel =
                 ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
