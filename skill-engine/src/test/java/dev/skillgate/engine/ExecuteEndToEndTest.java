@@ -231,6 +231,24 @@ class ExecuteEndToEndTest {
     }
 
     @Test
+    void theSixtyFifthProposalOfARunIsRefusedExplicitlyAndAnotherRunStillAsks() throws IOException {
+        // SPEC §8/§15: at most 64 proposals per run; the 65th is rejected explicitly.
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty();
+        SkillGate gate = gate(channel);
+        RunId run = RunId.random();
+        for (int i = 0; i < 64; i++) {
+            assertThat(gate.execute(hello(run)).errorCodes()).containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+        }
+        assertThat(channel.requests()).hasSize(64);
+        ExecutionEnvelope sixtyFifth = gate.execute(hello(run));
+        assertThat(sixtyFifth.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(sixtyFifth.errorCodes()).containsExactly(ErrorCode.PROPOSAL_LIMIT);
+        assertThat(channel.requests()).as("nobody is asked for the 65th").hasSize(64);
+        assertThat(gate.execute(hello(RunId.random())).errorCodes())
+                .containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+    }
+
+    @Test
     void approvalTimeoutRefuses() throws IOException {
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
         long start = System.nanoTime();
