@@ -488,4 +488,35 @@ class ExecuteEndToEndTest {
                 .hasSize(2);
         assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
     }
+
+    @Test
+    void aReceiptRevokedAfterItAuthorisedALaunchButBeforeTheLaunchStopsIt() {
+        // SPEC §8: revocation applies to every launch that has not started. The listener revokes the
+        // receipt in the audit log right after it authorised this launch, before the re-checks.
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        java.util.concurrent.atomic.AtomicBoolean revokeOnAuthorised = new java.util.concurrent.atomic.AtomicBoolean();
+        SkillGate gate = gate(
+                channel,
+                b -> b.listener(event -> {
+                    if (event.kind() == ExecutionEvent.Kind.AUTHORISED && revokeOnAuthorised.getAndSet(false)) {
+                        var decision = admin.trust().list().stream()
+                                .filter(d -> d.scope() instanceof ExecutionScope)
+                                .findFirst()
+                                .orElseThrow();
+                        assertThat(admin.trust().revoke(decision.scope()).isCommitted())
+                                .isTrue();
+                    }
+                }));
+        Revision revision = gate.execute(hello(RunId.random())).revision().orElseThrow();
+        admin.trustRevision(revision, AGENT, workspace, new Timeout(60_000), new OutputLimit(65_536));
+        revokeOnAuthorised.set(true);
+        ExecutionEnvelope env = gate.execute(hello(RunId.random()));
+        assertThat(revokeOnAuthorised).isFalse();
+        assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(env.errorCodes()).containsExactly(ErrorCode.TRUST_REVOKED);
+        assertThat(channel.requests())
+                .as("nobody was asked: the receipt authorised it")
+                .hasSize(1);
+    }
 }

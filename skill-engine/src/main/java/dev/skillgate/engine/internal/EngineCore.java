@@ -416,6 +416,13 @@ public final class EngineCore {
             refuse(e, recheck.failures());
             return;
         }
+        // A receipt waives consent only while the audit log vouches for it (decision 0263): a revocation
+        // committed since it authorised this launch applies, since nothing has started yet (decision 0365).
+        if (authorization instanceof TrustedRevisionLaunch trusted
+                && !config.trail().vouchesFor(trusted)) {
+            refuse(e, ErrorCode.TRUST_REVOKED, "the trusted-revision receipt was revoked before the launch");
+            return;
+        }
         if (closed) {
             refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate closed before launch");
             return;
