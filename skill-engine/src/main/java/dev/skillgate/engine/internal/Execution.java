@@ -58,6 +58,17 @@ public final class Execution {
     private final CompletableFuture<Cause> stopSignal = new CompletableFuture<>();
     private final java.util.concurrent.atomic.AtomicBoolean registryUpdated =
             new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * Who delivers the outcome of a launched run: still open, the settlement (its record is being
+     * written, so an early delivery must not slip in between the record and the delivery), or the
+     * early delivery.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger delivery =
+            new java.util.concurrent.atomic.AtomicInteger(DELIVERY_OPEN);
+
+    private static final int DELIVERY_OPEN = 0;
+    private static final int DELIVERY_BY_SETTLEMENT = 1;
+    private static final int DELIVERY_EARLY = 2;
 
     // Guarded by this.
     private ExecutionHandle handle;
@@ -131,11 +142,14 @@ public final class Execution {
      * settlement, and whether the caller received an earlier, different outcome.
      */
     synchronized Optional<AuditEvent.Settled> settlementRecord(ExecutionEnvelope settled) {
+        // From here on no early delivery can start: the caller gets this settlement, or already got
+        // an early outcome — and the record says which.
+        delivery.compareAndSet(DELIVERY_OPEN, DELIVERY_BY_SETTLEMENT);
         if (authority == null || revision.isEmpty()) {
             return Optional.empty();
         }
         ExecutionEnvelope delivered = outcome.getNow(null);
-        boolean early = delivered != null && delivered != settled;
+        boolean early = delivery.get() == DELIVERY_EARLY || (delivered != null && delivered != settled);
         return Optional.of(new AuditEvent.Settled(
                 run,
                 agent,
@@ -245,7 +259,8 @@ public final class Execution {
 
     /** Delivers the early {@code CLEANUP_UNKNOWN} of a launched run, unless an outcome was delivered. */
     private void deliverEarly(Cause cause) {
-        if (outcome.isDone()) {
+        if (outcome.isDone() || !delivery.compareAndSet(DELIVERY_OPEN, DELIVERY_EARLY)) {
+            // Delivered, or the settlement is being recorded and is delivered right after.
             return;
         }
         ErrorCode code = cause == Cause.CALLER_DEADLINE ? ErrorCode.EXEC_CALLER_DEADLINE : ErrorCode.EXEC_CANCELLED;
