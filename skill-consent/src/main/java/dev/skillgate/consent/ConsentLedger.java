@@ -59,6 +59,8 @@ public final class ConsentLedger {
         ProposalState state = ProposalState.PENDING;
         Boolean approvedDecision; // null until decided
         final BitSet usedSteps = new BitSet();
+        /** Callers of requestApproval waiting for this pending proposal's answer; emptied when it leaves PENDING. */
+        final List<CompletableFuture<ConsentResult<ProposalState>>> waiters = new ArrayList<>();
 
         Entry(
                 ProposalId id,
@@ -127,7 +129,7 @@ public final class ConsentLedger {
             for (Entry e : entries.values()) {
                 settle(e, now);
                 if (e.kind == Kind.INVOCATION && e.skill.equals(skill) && !e.state.isTerminal()) {
-                    e.state = ProposalState.STALE;
+                    transition(e, ProposalState.STALE);
                 }
             }
             Entry entry =
@@ -165,7 +167,7 @@ public final class ConsentLedger {
                         entry.state.refusal(), "the proposal is " + entry.state + " and can no longer be decided");
             }
             entry.approvedDecision = decision.isApproval();
-            entry.state = decision.isApproval() ? ProposalState.APPROVED : ProposalState.DENIED;
+            transition(entry, decision.isApproval() ? ProposalState.APPROVED : ProposalState.DENIED);
             return ConsentResult.success(entry.state);
         }
     }
@@ -192,14 +194,14 @@ public final class ConsentLedger {
                 return ConsentResult.failure(entry.state.refusal(), "the proposal is " + entry.state);
             }
             if (!entry.binding.equals(presented)) {
-                entry.state = ProposalState.MISMATCHED;
+                transition(entry, ProposalState.MISMATCHED);
                 return ConsentResult.failure(
                         ErrorCode.BINDING_MISMATCH, "the presented binding differs from the proposed one");
             }
             if (entry.state == ProposalState.PENDING) {
                 return ConsentResult.failure(ErrorCode.CONSENT_NOT_APPROVED, "the proposal is not approved");
             }
-            entry.state = ProposalState.CONSUMED;
+            transition(entry, ProposalState.CONSUMED);
             return ConsentResult.success(new ConsumedGrant(entry.id, entry.skill, entry.binding, wallClock.instant()));
         }
     }
@@ -222,7 +224,7 @@ public final class ConsentLedger {
             if (entry.state.isTerminal()) {
                 return ConsentResult.failure(entry.state.refusal(), "the proposal is already " + entry.state);
             }
-            entry.state = ProposalState.CANCELLED;
+            transition(entry, ProposalState.CANCELLED);
             return ConsentResult.success(entry.state);
         }
     }
@@ -241,7 +243,7 @@ public final class ConsentLedger {
             for (Entry e : entries.values()) {
                 settle(e, now);
                 if (!e.state.isTerminal()) {
-                    e.state = ProposalState.CANCELLED;
+                    transition(e, ProposalState.CANCELLED);
                     cancelled++;
                 }
             }
@@ -303,14 +305,19 @@ public final class ConsentLedger {
      * binding, otherwise nothing is sent. The channel is wrapped by
      * {@link ApprovalChannel#failClosed} with the proposal's remaining window as the timeout, so a
      * timeout, exception or closed channel records a denial. An answer that arrives after the
-     * window (by the ledger's ticker) is {@link ErrorCode#CONSENT_EXPIRED}. The ledger keeps no
-     * reference to the request.
+     * window (by the ledger's ticker) is {@link ErrorCode#CONSENT_EXPIRED}. When the proposal stops
+     * being pending by another path first — a newer proposal stales it, {@link #cancel},
+     * {@link #endRun} or {@link #abortRun} cancels it, a direct {@link #decide} records an answer —
+     * the returned stage completes at once with that outcome ({@link ErrorCode#CONSENT_STALE},
+     * {@link ErrorCode#CONSENT_CANCELLED}, …); the channel's later answer then changes nothing. The
+     * ledger keeps no reference to the request.
      */
     public CompletionStage<ConsentResult<ProposalState>> requestApproval(
             ApprovalRequest request, ApprovalChannel channel) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(channel, "channel");
         Duration remaining;
+        CompletableFuture<ConsentResult<ProposalState>> waiter;
         synchronized (lock) {
             Entry entry = entries.get(request.proposal());
             if (entry == null || entry.kind != Kind.INVOCATION) {
@@ -327,9 +334,15 @@ public final class ConsentLedger {
                         ErrorCode.BINDING_MISMATCH, "the request does not describe the proposed binding"));
             }
             remaining = remaining(entry, now);
+            waiter = new CompletableFuture<>();
+            entry.waiters.add(waiter);
         }
         ProposalId id = request.proposal();
-        return ApprovalChannel.failClosed(channel, remaining).request(request).thenApply(d -> decide(id, d));
+        ApprovalChannel.failClosed(channel, remaining)
+                .request(request)
+                .thenApply(d -> decide(id, d))
+                .thenAccept(waiter::complete);
+        return waiter.minimalCompletionStage();
     }
 
     // --- workflow plans ---
@@ -349,7 +362,7 @@ public final class ConsentLedger {
             for (Entry e : entries.values()) {
                 settle(e, now);
                 if (e.kind == Kind.PLAN && !e.state.isTerminal()) {
-                    e.state = ProposalState.STALE;
+                    transition(e, ProposalState.STALE);
                 }
             }
             Entry entry = new Entry(ProposalId.random(), Kind.PLAN, null, null, plan, now, wallClock.instant());
@@ -380,6 +393,7 @@ public final class ConsentLedger {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(channel, "channel");
         Duration remaining;
+        CompletableFuture<ConsentResult<ProposalState>> waiter;
         synchronized (lock) {
             Entry entry = entries.get(request.proposal());
             if (entry == null || entry.kind != Kind.PLAN) {
@@ -396,11 +410,15 @@ public final class ConsentLedger {
                         ErrorCode.BINDING_MISMATCH, "the request does not describe the proposed plan"));
             }
             remaining = remaining(entry, now);
+            waiter = new CompletableFuture<>();
+            entry.waiters.add(waiter);
         }
         ProposalId id = request.proposal();
-        return ApprovalChannel.failClosed(channel, remaining)
+        ApprovalChannel.failClosed(channel, remaining)
                 .requestWorkflow(request)
-                .thenApply(d -> decide(id, d));
+                .thenApply(d -> decide(id, d))
+                .thenAccept(waiter::complete);
+        return waiter.minimalCompletionStage();
     }
 
     /**
@@ -432,7 +450,7 @@ public final class ConsentLedger {
                     if (!e.usedSteps.get(i) && plan.steps().get(i).covers(skill, binding)) {
                         e.usedSteps.set(i);
                         if (e.usedSteps.cardinality() == plan.steps().size()) {
-                            e.state = ProposalState.CONSUMED;
+                            transition(e, ProposalState.CONSUMED);
                         }
                         return ConsentResult.success(new WorkflowStepGrant(e.id, i, skill, binding));
                     }
@@ -460,6 +478,28 @@ public final class ConsentLedger {
     }
 
     /**
+     * Moves {@code e} to {@code next}. When it leaves {@code PENDING}, every caller still waiting in
+     * {@link #requestApproval} / {@link #requestPlanApproval} gets its answer now — the decision, or the
+     * code of the state that ended the proposal (stale, cancelled, expired, mismatched) — instead of
+     * waiting for a human whose answer can no longer count (decision 0364). Completed asynchronously,
+     * so no caller code runs under the lock.
+     */
+    private static void transition(Entry e, ProposalState next) {
+        e.state = next;
+        if (next == ProposalState.PENDING || e.waiters.isEmpty()) {
+            return;
+        }
+        ConsentResult<ProposalState> answer = e.approvedDecision != null
+                        && (next == ProposalState.APPROVED || next == ProposalState.DENIED)
+                ? ConsentResult.success(next)
+                : ConsentResult.failure(stateRefusal(e), "the proposal is " + next + " and can no longer be decided");
+        for (CompletableFuture<ConsentResult<ProposalState>> w : e.waiters) {
+            w.completeAsync(() -> answer);
+        }
+        e.waiters.clear();
+    }
+
+    /**
      * Applies the monotonic window: a pending proposal, an approved invocation proposal, expires
      * once the elapsed time reaches the window (or the ticker went backwards). An approved plan is
      * run-scoped and does not expire.
@@ -468,7 +508,7 @@ public final class ConsentLedger {
         boolean windowed =
                 e.state == ProposalState.PENDING || (e.state == ProposalState.APPROVED && e.kind == Kind.INVOCATION);
         if (windowed && expired(e.createdNanos, now)) {
-            e.state = ProposalState.EXPIRED;
+            transition(e, ProposalState.EXPIRED);
         }
     }
 

@@ -59,7 +59,9 @@ public final class LaunchGates {
     /**
      * Re-evaluates every gate immediately before launch for an authorisation obtained earlier:
      * the capability, safe mode and a fresh read of the policy, plus whether the policy still
-     * admits this kind of authorisation — a consumed grant in any mode but {@code BLOCKED}; a
+     * admits this kind of authorisation — a consumed grant in {@code ASK_EACH_TIME} or
+     * {@code TRUST_SELECTED_REVISIONS} (the modes that ask; never in {@code APPROVE_WORKFLOW_RUN},
+     * where nothing runs without a plan); a
      * trusted-revision launch only while the mode is trusted-revision and the same receipt still
      * covers the binding; a workflow step only while the mode is workflow. Otherwise
      * {@link ErrorCode#POLICY_CHANGED}.
@@ -97,7 +99,13 @@ public final class LaunchGates {
 
     private static Optional<Diagnostic> stillAdmitted(PolicySnapshot policy, LaunchAuthorization authorization) {
         if (authorization instanceof ConsumedGrant) {
-            return Optional.empty();
+            // Only the asking modes mint grants; in workflow mode nothing runs without a plan (decision 0366).
+            return policy.mode() == ExecutionPolicy.APPROVE_WORKFLOW_RUN
+                    ? Optional.of(Diagnostic.error(
+                            ErrorCode.POLICY_CHANGED,
+                            "",
+                            "the policy is now approve-workflow-run: a launch needs a plan step"))
+                    : Optional.empty();
         }
         if (authorization instanceof TrustedRevisionLaunch) {
             TrustedRevisionLaunch trusted = (TrustedRevisionLaunch) authorization;

@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -131,6 +132,38 @@ class ApprovalFlowTest {
                 .request(Fixtures.request(p));
         stage.toCompletableFuture().complete(ApprovalDecision.approve()); // completes a copy only
         assertThat(stage.toCompletableFuture().isDone()).isFalse();
+    }
+
+    @Test
+    void aWaitingApprovalEndsAtOnceWhenItsProposalIsStaledCancelledOrTheRunEnds() throws Exception {
+        // SPEC §8: a newer proposal stales, cancel and ending the run cancel "everything outstanding" —
+        // including a request the human has not answered yet; its waiter must not hang until the timeout.
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
+        ProposalSnapshot staled = ledger.propose(SKILL, binding()).orElseThrow();
+        CompletionStage<ConsentResult<ProposalState>> first = ledger.requestApproval(Fixtures.request(staled), channel);
+        ProposalSnapshot cancelled = ledger.propose(SKILL, binding()).orElseThrow();
+        assertThat(await(first).code()).contains(ErrorCode.CONSENT_STALE);
+
+        CompletionStage<ConsentResult<ProposalState>> second =
+                ledger.requestApproval(Fixtures.request(cancelled), channel);
+        assertThat(ledger.cancel(cancelled.id()).isSuccess()).isTrue();
+        assertThat(await(second).code()).contains(ErrorCode.CONSENT_CANCELLED);
+
+        ProposalSnapshot ended = ledger.propose(SKILL, binding()).orElseThrow();
+        CompletionStage<ConsentResult<ProposalState>> third = ledger.requestApproval(Fixtures.request(ended), channel);
+        assertThat(ledger.endRun()).isEqualTo(1);
+        assertThat(await(third).code()).contains(ErrorCode.CONSENT_CANCELLED);
+
+        // The human's late answers change nothing.
+        assertThat(channel.heldCount()).isEqualTo(3);
+        channel.approveNext();
+        channel.approveNext();
+        channel.approveNext();
+        for (ProposalSnapshot p : List.of(staled, cancelled, ended)) {
+            assertThat(ledger.find(p.id()).orElseThrow().state().isTerminal()).isTrue();
+            assertThat(ledger.consume(p.id(), binding()).isSuccess()).isFalse();
+        }
+        channel.close();
     }
 
     @Test

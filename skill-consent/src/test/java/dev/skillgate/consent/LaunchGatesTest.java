@@ -226,4 +226,22 @@ class LaunchGatesTest {
         admin.save(PolicyUpdate.of(ExecutionPolicy.ASK_EACH_TIME)).orElseThrow();
         assertThat(codes(gates.recheck(Optional.of(capability), step))).containsExactly(ErrorCode.POLICY_CHANGED);
     }
+
+    @Test
+    void aConsumedGrantNeedsAModeThatAsksAtRecheck() {
+        // SPEC §8: the policy is re-read before every launch; in APPROVE_WORKFLOW_RUN nothing runs
+        // without a plan, so a per-invocation grant from before the switch no longer admits a launch.
+        ConsentLedger ledger = ConsentLedger.open(Fixtures.RUN);
+        ProposalSnapshot p = ledger.propose(SKILL, binding()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ConsumedGrant grant = ledger.consume(p.id(), binding()).orElseThrow();
+        admin.save(PolicyUpdate.of(ExecutionPolicy.TRUST_SELECTED_REVISIONS)).orElseThrow();
+        assertThat(gates.recheck(Optional.of(capability), grant).allowed())
+                .as("outside every scope, trusted-revision mode asks: the grant still stands")
+                .isTrue();
+        admin.save(PolicyUpdate.of(ExecutionPolicy.APPROVE_WORKFLOW_RUN)).orElseThrow();
+        assertThat(codes(gates.recheck(Optional.of(capability), grant))).containsExactly(ErrorCode.POLICY_CHANGED);
+        admin.save(PolicyUpdate.of(ExecutionPolicy.ASK_EACH_TIME)).orElseThrow();
+        assertThat(gates.recheck(Optional.of(capability), grant).allowed()).isTrue();
+    }
 }

@@ -13,9 +13,9 @@ import java.util.concurrent.ExecutionException;
  * outcome.
  *
  * <p>Two results, never confused. {@link #outcome()} is what the caller gets, delivered exactly
- * once: the runner's envelope, or — when the caller cancels, its deadline passes or the engine
- * closes — an envelope delivered at once ({@code REFUSED} if nothing was launched yet, otherwise
- * {@code CLEANUP_UNKNOWN}: the process tree is still being terminated). {@link #settlement()} is
+ * once: the runner's envelope, or — when the caller cancels a script that does not end on
+ * SIGTERM, its deadline passes or the engine closes — an early envelope ({@code REFUSED} if nothing
+ * was launched yet, otherwise {@code CLEANUP_UNKNOWN}: the process tree is still being terminated). {@link #settlement()} is
  * what the runner finally observed; it completes later and never rewrites the delivered outcome.
  * Neither stage ever completes exceptionally for an expected outcome.
  */
@@ -37,9 +37,13 @@ public final class PendingExecution {
     }
 
     /**
-     * Stops the execution: nothing is launched if it was not launched yet; a running script's tree
-     * is terminated (SIGTERM, grace, SIGKILL). The outcome is delivered at once. Idempotent; a no-op
-     * once an outcome was delivered. It cannot undo what the script already did.
+     * Stops the execution: nothing is launched if it was not launched yet (the outcome is then a
+     * {@code REFUSED} delivered at once); a running script's tree is terminated (SIGTERM, grace,
+     * SIGKILL). A script that ends on SIGTERM within 500 ms is delivered as the runner saw it
+     * ({@code CANCELLED}, cleanup proven); otherwise the outcome is delivered after those 500 ms as
+     * {@code CLEANUP_UNKNOWN} while the tree is still being cleaned up, and {@link #settlement()}
+     * completes later. Returns at once. Idempotent; a no-op once an outcome was delivered. It cannot
+     * undo what the script already did.
      */
     public void cancel() {
         execution.cancel();

@@ -111,9 +111,12 @@ public final class SkillGate implements AutoCloseable {
      * availability, the trust contract and its check against the gate's agent context, the publisher
      * signature. Inert: reads through the bounded reader; runs, imports and installs nothing.
      *
-     * @return the report, or empty when no loadable skill has that name
+     * <p>Always a report, as SPEC §12's {@code Inspection report = gate.inspect(name)} shows (decision
+     * 0361): when no loadable skill has that name the report names no capture, does not
+     * {@linkplain Inspection#passes() pass}, and its capture problem is {@code SKILL_NOT_FOUND} (or
+     * {@code LAYOUT_LEGACY_FLAT} for a flat legacy skill, which has no directory to capture).
      */
-    public Optional<Inspection> inspect(String name) {
+    public Inspection inspect(String name) {
         return core.inspect(SkillName.of(name));
     }
 

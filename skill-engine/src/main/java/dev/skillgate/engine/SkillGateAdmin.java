@@ -136,10 +136,13 @@ public final class SkillGateAdmin implements AutoCloseable {
     }
 
     /**
-     * Trusts one exact revision for one agent in one workspace, within ceilings: keeps every scope
-     * already stored, adds this one and switches the mode to {@code TRUST_SELECTED_REVISIONS}.
-     * Launches inside the scope then need no per-invocation approval (any valid input); everything
-     * else is still asked for. Trusting a revision does not make its script safe.
+     * Trusts one exact revision for one agent in one workspace, within ceilings: keeps every
+     * <em>approved</em> scope already stored (with its receipt), adds this one and switches the mode
+     * to {@code TRUST_SELECTED_REVISIONS}. Unapproved drafts (scopes saved in another mode) are not
+     * carried over: in trusted-revision mode every listed scope would get a receipt, and trusting one
+     * revision must never approve another (decision 0362). Launches inside the scope then need no
+     * per-invocation approval (any valid input); everything else is still asked for. Trusting a
+     * revision does not make its script safe.
      *
      * @return what changed; {@code WORKSPACE_UNAVAILABLE} when the workspace cannot be resolved
      */
@@ -153,7 +156,7 @@ public final class SkillGateAdmin implements AutoCloseable {
         TrustScope scope = new TrustScope(revision, agent, identity.get(), timeoutCeiling, outputCeiling);
         List<TrustScope> scopes = new ArrayList<>();
         for (ScopeEntry e : currentPolicy().scopes()) {
-            if (!e.scope().equals(scope)) {
+            if (e.isApproved() && !e.scope().equals(scope)) {
                 scopes.add(e.scope());
             }
         }

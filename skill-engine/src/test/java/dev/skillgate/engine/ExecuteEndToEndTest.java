@@ -231,6 +231,24 @@ class ExecuteEndToEndTest {
     }
 
     @Test
+    void theSixtyFifthProposalOfARunIsRefusedExplicitlyAndAnotherRunStillAsks() throws IOException {
+        // SPEC §8/§15: at most 64 proposals per run; the 65th is rejected explicitly.
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty();
+        SkillGate gate = gate(channel);
+        RunId run = RunId.random();
+        for (int i = 0; i < 64; i++) {
+            assertThat(gate.execute(hello(run)).errorCodes()).containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+        }
+        assertThat(channel.requests()).hasSize(64);
+        ExecutionEnvelope sixtyFifth = gate.execute(hello(run));
+        assertThat(sixtyFifth.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(sixtyFifth.errorCodes()).containsExactly(ErrorCode.PROPOSAL_LIMIT);
+        assertThat(channel.requests()).as("nobody is asked for the 65th").hasSize(64);
+        assertThat(gate.execute(hello(RunId.random())).errorCodes())
+                .containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+    }
+
+    @Test
     void approvalTimeoutRefuses() throws IOException {
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
         long start = System.nanoTime();
@@ -469,5 +487,36 @@ class ExecuteEndToEndTest {
                 .as("the revoked receipt no longer waives the question")
                 .hasSize(2);
         assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+    }
+
+    @Test
+    void aReceiptRevokedAfterItAuthorisedALaunchButBeforeTheLaunchStopsIt() {
+        // SPEC §8: revocation applies to every launch that has not started. The listener revokes the
+        // receipt in the audit log right after it authorised this launch, before the re-checks.
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        java.util.concurrent.atomic.AtomicBoolean revokeOnAuthorised = new java.util.concurrent.atomic.AtomicBoolean();
+        SkillGate gate = gate(
+                channel,
+                b -> b.listener(event -> {
+                    if (event.kind() == ExecutionEvent.Kind.AUTHORISED && revokeOnAuthorised.getAndSet(false)) {
+                        var decision = admin.trust().list().stream()
+                                .filter(d -> d.scope() instanceof ExecutionScope)
+                                .findFirst()
+                                .orElseThrow();
+                        assertThat(admin.trust().revoke(decision.scope()).isCommitted())
+                                .isTrue();
+                    }
+                }));
+        Revision revision = gate.execute(hello(RunId.random())).revision().orElseThrow();
+        admin.trustRevision(revision, AGENT, workspace, new Timeout(60_000), new OutputLimit(65_536));
+        revokeOnAuthorised.set(true);
+        ExecutionEnvelope env = gate.execute(hello(RunId.random()));
+        assertThat(revokeOnAuthorised).isFalse();
+        assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(env.errorCodes()).containsExactly(ErrorCode.TRUST_REVOKED);
+        assertThat(channel.requests())
+                .as("nobody was asked: the receipt authorised it")
+                .hasSize(1);
     }
 }

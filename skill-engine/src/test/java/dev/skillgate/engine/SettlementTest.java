@@ -63,6 +63,20 @@ class SettlementTest {
         workspace = Files.createDirectories(t.resolve("ws"));
         Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
         Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
+        Bundles.fixtureSkill(skills, "sleeper", NodeFixture.SLEEP_PAST_DEADLINE, 30_000);
+        // Says on stderr once its SIGTERM handler is in place, so a test can cancel after that point.
+        Bundles.skill(
+                skills,
+                "stubborn-ready",
+                "stubborn-ready.mjs",
+                ("process.on('SIGTERM', () => {});\n"
+                                + "process.stderr.write('ready\\n');\n"
+                                + "setInterval(() => {}, 1000);\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Bundles.OPEN_OBJECT,
+                Bundles.OPEN_OBJECT,
+                30_000,
+                65_536);
     }
 
     private SkillGate gate(ScriptedApprovalChannel channel, ExecutionListener listener) {
@@ -119,14 +133,41 @@ class SettlementTest {
     }
 
     @Test
-    void cancelWhileRunningDeliversAtOnceAndTheRunnerStillProvesCleanup() throws Exception {
+    void cancellingAScriptThatEndsOnSigtermDeliversCancelledWithProvenCleanup() throws Exception {
+        // SPEC §10/§12: CANCELLED = the caller cancelled, the tree was terminated and cleanup proven.
+        // Only a non-cooperative script may be reported before it settled (decision 0363).
         ScriptedApprovalChannel channel =
                 ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
         CountDownLatch started = new CountDownLatch(1);
         try (SkillGate gate = gate(channel, onStarted(started))) {
             PendingExecution pending =
-                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "stubborn", "{}", workspace));
+                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "sleeper", "{}", workspace));
             assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            pending.cancel();
+            ExecutionEnvelope delivered = pending.await();
+            assertThat(delivered.status()).as(delivered.toString()).isEqualTo(ExecutionStatus.CANCELLED);
+            assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_CANCELLED);
+            assertThat(delivered.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+            assertThat(pending.settlement().toCompletableFuture().getNow(null)).isSameAs(delivered);
+            assertThat(gate.unresolved()).isEmpty();
+        }
+        assertThat(Support.survivors(marker)).isEmpty();
+    }
+
+    @Test
+    void cancellingAScriptThatIgnoresSigtermDeliversEarlyAndTheRunnerStillProvesCleanup() throws Exception {
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        CountDownLatch ready = new CountDownLatch(1);
+        ExecutionListener onReady = event -> {
+            if (event.progress().orElse(null) instanceof ProgressEvent.OutputBytes b && b.stderrBytes() > 0) {
+                ready.countDown();
+            }
+        };
+        try (SkillGate gate = gate(channel, onReady)) {
+            PendingExecution pending =
+                    gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "stubborn-ready", "{}", workspace));
+            assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
             pending.cancel();
             ExecutionEnvelope delivered = pending.await();
             assertThat(delivered.errorCodes()).containsExactly(ErrorCode.EXEC_CANCELLED, ErrorCode.CLEANUP_UNKNOWN);
@@ -182,6 +223,44 @@ class SettlementTest {
             assertThat(workspace.resolve("ended.txt")).doesNotExist();
         }
         channel.close();
+    }
+
+    @Test
+    void anUnansweredRequestEndsAtOnceWhenItIsStaledOrItsRunEnds() throws Exception {
+        // SPEC §8: nobody answers; a newer proposal for the same run and skill stales the first, and
+        // ending the run cancels the second — each caller gets its refusal now, not after the
+        // 5-minute approval timeout (decision 0364).
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
+        try (SkillGate gate = gate(channel, ExecutionListener.NONE)) {
+            RunId run = RunId.random();
+            PendingExecution first = gate.executeAsync(
+                    ExecutionRequest.of(run, AGENT, "writer", "{\"fileName\":\"first.txt\"}", workspace));
+            awaitHeld(channel, 1);
+            PendingExecution second = gate.executeAsync(
+                    ExecutionRequest.of(run, AGENT, "writer", "{\"fileName\":\"second.txt\"}", workspace));
+            ExecutionEnvelope staled = first.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(staled.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(staled.errorCodes()).containsExactly(ErrorCode.CONSENT_STALE);
+            awaitHeld(channel, 2);
+            gate.endRun(run);
+            ExecutionEnvelope cancelled = second.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(cancelled.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(cancelled.errorCodes()).containsExactly(ErrorCode.CONSENT_CANCELLED);
+            channel.approveNext();
+            channel.approveNext();
+            Thread.sleep(300);
+            assertThat(workspace.resolve("first.txt")).doesNotExist();
+            assertThat(workspace.resolve("second.txt")).doesNotExist();
+        }
+        channel.close();
+    }
+
+    private static void awaitHeld(ScriptedApprovalChannel channel, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (channel.heldCount() < count && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(channel.heldCount()).isEqualTo(count);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.consent.ScriptedApprovalChannel;
 import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SkillValidator;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
@@ -140,6 +141,25 @@ class StandardFormatPortabilityTest {
     }
 
     @Test
+    void inspectAlwaysReturnsAReportAndAnUnknownNameIsSkillNotFound() throws IOException {
+        // SPEC §12: Inspection report = gate.inspect(name). A name no loadable skill has still gets a
+        // report (decision 0361): nothing captured, nothing passes, SKILL_NOT_FOUND says why.
+        Path broken = Files.createDirectories(skills.resolve("not-loadable"));
+        Support.write(broken.resolve("SKILL.md"), "no frontmatter at all\n");
+        for (String name : new String[] {"no-such-skill", "not-loadable"}) {
+            Inspection report = gate.inspect(name);
+            assertThat(report.passes()).as(name).isFalse();
+            assertThat(report.revision()).as(name).isEmpty();
+            assertThat(report.executionAvailable()).as(name).isFalse();
+            assertThat(report.captureProblem())
+                    .as(name)
+                    .hasValueSatisfying(d -> assertThat(d.code()).isEqualTo(ErrorCode.SKILL_NOT_FOUND));
+            assertThat(report.executionReasons()).extracting(d -> d.code()).containsExactly(ErrorCode.SKILL_NOT_FOUND);
+        }
+        assertThat(gate.inspect("csv-columns").passes()).isTrue();
+    }
+
+    @Test
     void promptOnlyDiscoveryWorksWithoutAManifestAndExecutionIsSimplyUnavailable() throws IOException {
         Path notes = Files.createDirectories(skills.resolve("style-notes"));
         String md = "---\nname: style-notes\ndescription: House style for prose.\n---\nUse short sentences.\n";
@@ -147,10 +167,9 @@ class StandardFormatPortabilityTest {
         Support.write(notes.resolve("references/EXAMPLES.md"), "# Examples\n");
 
         assertThat(gate.catalog()).extracting(SkillSummary::name).containsExactly("csv-columns", "style-notes");
-        assertThat(gate.inspect("style-notes")).hasValueSatisfying(i -> {
-            assertThat(i.executionAvailable()).isFalse();
-            assertThat(i.executionReasons()).extracting(d -> d.code()).contains(ErrorCode.MANIFEST_ABSENT);
-        });
+        Inspection notesReport = gate.inspect("style-notes");
+        assertThat(notesReport.executionAvailable()).isFalse();
+        assertThat(notesReport.executionReasons()).extracting(d -> d.code()).contains(ErrorCode.MANIFEST_ABSENT);
         channel.approveNext();
         Activation a = gate.activate("style-notes", READ_ONLY_AGENT);
         assertThat(a)

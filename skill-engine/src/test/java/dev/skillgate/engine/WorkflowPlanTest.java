@@ -113,7 +113,7 @@ class WorkflowPlanTest {
     }
 
     private Revision revisionOf(SkillGate gate, String skill) {
-        return gate.inspect(skill).orElseThrow().revision().orElseThrow();
+        return gate.inspect(skill).revision().orElseThrow();
     }
 
     private List<AuditEvent> events() throws IOException {

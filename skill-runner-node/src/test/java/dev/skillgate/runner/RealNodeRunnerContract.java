@@ -241,14 +241,15 @@ public abstract class RealNodeRunnerContract {
         }) {
             assertThat(out).doesNotContain(leaked);
         }
-        assertThat(out).contains("\"PATH\":\"/usr/bin:/bin\"", "\"LANG\":\"C.UTF-8\"", "\"TZ\":\"UTC\"");
+        assertThat(out).contains("\"PATH\":\"/usr/bin:/bin\"", "\"LANG\":\"C.UTF-8\"");
+        assertThat(out).doesNotContain("\"TZ\"");
         assertThat(out)
                 .contains("\"execArgv\":[\"--no-addons\",\"--no-global-search-paths\",\"--disable-proto=delete\","
                         + "\"--unhandled-rejections=strict\"]");
         assertThat(out).contains("\"execPath\":\"" + TestSupport.node().toRealPath() + "\"");
-        // Exactly five variables: PATH, HOME, TMPDIR, LANG, TZ.
+        // Exactly SPEC §10's four variables: PATH, HOME, TMPDIR, LANG.
         String env = out.substring(out.indexOf("\"env\":{") + 7, out.indexOf('}', out.indexOf("\"env\":{")));
-        assertThat(env.split("\",\"")).hasSize(5);
+        assertThat(env.split("\",\"")).hasSize(4);
         assertThat(env).contains("/home\"", "/tmp\"");
     }
 
@@ -319,6 +320,16 @@ public abstract class RealNodeRunnerContract {
         Outcome over = run(NodeFixture.EXACT_SIZE_OUTPUT, "{\"size\":1025}", 30_000, 1024);
         assertEnded(over, ExecutionStatus.OUTPUT_LIMIT, ErrorCode.OUTPUT_LIMIT);
         assertThat(over.check.seen).isEmpty();
+    }
+
+    @Test
+    void stderrAtItsFixed16KiBPassesAndOneByteMoreFails() throws Exception {
+        // SPEC §15: stderr 16 KiB fixed; excess terminates as an output-limit failure.
+        Outcome at = run(NodeFixture.FLOOD_STDERR, "{\"bytes\": 16384}", 30_000, 65_536);
+        assertPositive(at, "{\"flooded\":16384}");
+        Outcome over = run(NodeFixture.FLOOD_STDERR, "{\"bytes\": 16385}", 30_000, 65_536);
+        assertEnded(over, ExecutionStatus.OUTPUT_LIMIT, ErrorCode.OUTPUT_LIMIT);
+        assertThat(over.envelope.errors().get(0).location()).isEqualTo("stderr");
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.skillgate.engine.SkillGateAdmin;
 import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.inspect.Inspection;
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.RunId;
 import dev.skillgate.runner.NodeRuntime;
@@ -241,8 +242,13 @@ public final class SkillGateExtension implements BeforeEachCallback, AfterEachCa
 
     /** Inspects {@code skill} (inert); fails the test when no loadable skill has that name. */
     public Inspection inspect(String skill) {
-        return gate().inspect(skill)
-                .orElseThrow(() -> new AssertionError("no loadable skill named " + skill + " under " + skillsRoot()));
+        Inspection report = gate().inspect(skill);
+        if (report.captureProblem()
+                .map(d -> d.code() == ErrorCode.SKILL_NOT_FOUND)
+                .orElse(false)) {
+            throw new AssertionError("no loadable skill named " + skill + " under " + skillsRoot());
+        }
+        return report;
     }
 
     /** Activates a prompt skill for the extension's agent with {@code context}. */

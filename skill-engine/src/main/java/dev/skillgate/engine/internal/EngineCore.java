@@ -33,14 +33,18 @@ import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.inspect.DiscoveredSkill;
 import dev.skillgate.inspect.DiscoveryOptions;
 import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.Finding;
 import dev.skillgate.inspect.InspectOptions;
 import dev.skillgate.inspect.Inspection;
+import dev.skillgate.inspect.SchemaVerdict;
 import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.inspect.SignatureVerdict;
 import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.inspect.SkillDiscovery;
 import dev.skillgate.inspect.SkillInspector;
 import dev.skillgate.inspect.SkillKind;
+import dev.skillgate.inspect.ValidationProfile;
+import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
@@ -57,6 +61,7 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.WorkspaceIdentity;
 import dev.skillgate.protocol.Invocation;
+import dev.skillgate.protocol.SchemaRole;
 import dev.skillgate.protocol.Validation;
 import dev.skillgate.runner.ExecutionHandle;
 import dev.skillgate.runner.LaunchSpec;
@@ -411,6 +416,13 @@ public final class EngineCore {
             refuse(e, recheck.failures());
             return;
         }
+        // A receipt waives consent only while the audit log vouches for it (decision 0263): a revocation
+        // committed since it authorised this launch applies, since nothing has started yet (decision 0365).
+        if (authorization instanceof TrustedRevisionLaunch trusted
+                && !config.trail().vouchesFor(trusted)) {
+            refuse(e, ErrorCode.TRUST_REVOKED, "the trusted-revision receipt was revoked before the launch");
+            return;
+        }
         if (closed) {
             refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate closed before launch");
             return;
@@ -531,14 +543,48 @@ public final class EngineCore {
         return Optional.of(grant.value().orElseThrow());
     }
 
-    /** Inspects the skill called {@code name} (inert): every verdict of {@link SkillInspector}. */
-    public Optional<Inspection> inspect(SkillName name) {
+    /**
+     * Inspects the skill called {@code name} (inert): every verdict of {@link SkillInspector}; for a
+     * name no loadable skill has, a report that does not pass with {@code SKILL_NOT_FOUND} (or
+     * {@code LAYOUT_LEGACY_FLAT} for a flat legacy skill) as its capture problem.
+     */
+    public Inspection inspect(SkillName name) {
         Optional<DiscoveredSkill> found = locate(name);
-        if (found.isEmpty() || found.get().directory().isEmpty()) {
-            return Optional.empty();
+        if (found.isEmpty()) {
+            return uncaptured(
+                    name,
+                    Diagnostic.error(
+                            ErrorCode.SKILL_NOT_FOUND,
+                            "",
+                            "no loadable skill named '" + name.value() + "' in the skill roots"));
         }
-        return Optional.of(
-                SkillInspector.inspect(found.get().directory().get(), inspectOptions(config.agentContext())));
+        if (found.get().directory().isEmpty()) {
+            return uncaptured(
+                    name,
+                    Diagnostic.error(
+                            ErrorCode.LAYOUT_LEGACY_FLAT, "", "a legacy flat skill has no directory to capture"));
+        }
+        return SkillInspector.inspect(found.get().directory().get(), inspectOptions(config.agentContext()));
+    }
+
+    /** A report for a skill that could not be looked at: nothing captured, nothing passes. */
+    private static Inspection uncaptured(SkillName name, Diagnostic why) {
+        Path path = Path.of(name.value());
+        return new Inspection(
+                path,
+                new ValidationReport(
+                        path, ValidationProfile.STRICT, Optional.empty(), List.of(new Finding(why, true, true))),
+                Optional.of(why),
+                Optional.empty(),
+                List.of(),
+                Optional.empty(),
+                new SchemaVerdict(SchemaRole.INPUT, SchemaVerdict.Status.NOT_CHECKED, List.of()),
+                new SchemaVerdict(SchemaRole.OUTPUT, SchemaVerdict.Status.NOT_CHECKED, List.of()),
+                false,
+                List.of(why),
+                Optional.empty(),
+                List.of(),
+                new SignatureVerdict.NotChecked("no loadable skill has that name"));
     }
 
     private InspectOptions inspectOptions(Optional<AgentContext> context) {

@@ -8,6 +8,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.HardeningLayer;
+import dev.skillgate.model.Limits;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -56,6 +58,17 @@ public final class Execution {
     private final CompletableFuture<Cause> stopSignal = new CompletableFuture<>();
     private final java.util.concurrent.atomic.AtomicBoolean registryUpdated =
             new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * Who delivers the outcome of a launched run: still open, the settlement (its record is being
+     * written, so an early delivery must not slip in between the record and the delivery), or the
+     * early delivery.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger delivery =
+            new java.util.concurrent.atomic.AtomicInteger(DELIVERY_OPEN);
+
+    private static final int DELIVERY_OPEN = 0;
+    private static final int DELIVERY_BY_SETTLEMENT = 1;
+    private static final int DELIVERY_EARLY = 2;
 
     // Guarded by this.
     private ExecutionHandle handle;
@@ -129,11 +142,14 @@ public final class Execution {
      * settlement, and whether the caller received an earlier, different outcome.
      */
     synchronized Optional<AuditEvent.Settled> settlementRecord(ExecutionEnvelope settled) {
+        // From here on no early delivery can start: the caller gets this settlement, or already got
+        // an early outcome — and the record says which.
+        delivery.compareAndSet(DELIVERY_OPEN, DELIVERY_BY_SETTLEMENT);
         if (authority == null || revision.isEmpty()) {
             return Optional.empty();
         }
         ExecutionEnvelope delivered = outcome.getNow(null);
-        boolean early = delivered != null && delivered != settled;
+        boolean early = delivery.get() == DELIVERY_EARLY || (delivered != null && delivered != settled);
         return Optional.of(new AuditEvent.Settled(
                 run,
                 agent,
@@ -196,10 +212,20 @@ public final class Execution {
     }
 
     /**
+     * How long a caller's cancel of a running script waits for the runner's own envelope before the
+     * early {@code CLEANUP_UNKNOWN} is delivered (decision 0363): half the termination grace. A script
+     * that ends on SIGTERM settles well within it and the caller gets the runner's {@code CANCELLED}
+     * with proven cleanup; one that ignores SIGTERM is still being terminated at that point (SIGKILL
+     * comes only at the end of the grace) and is reported early, as SPEC §12 allows.
+     */
+    static final Duration COOPERATIVE_CANCEL_WAIT = Duration.ofMillis(Limits.TERMINATION_GRACE_MILLIS / 2);
+
+    /**
      * Stops the execution: before launch nothing will be launched and the outcome is a refusal;
-     * after launch the run is cancelled and the outcome is delivered at once as
-     * {@code CLEANUP_UNKNOWN} (the tree is still being cleaned up). Idempotent; no-op once an
-     * outcome was delivered.
+     * after launch the run is cancelled. A caller's cancel then delivers the runner's envelope if it
+     * settles within {@link #COOPERATIVE_CANCEL_WAIT}, and otherwise {@code CLEANUP_UNKNOWN} (the
+     * tree is still being cleaned up); a caller deadline or close delivers {@code CLEANUP_UNKNOWN} at
+     * once. Idempotent; no-op once an outcome was delivered.
      */
     void stop(Cause cause) {
         ExecutionHandle h;
@@ -222,6 +248,21 @@ public final class Execution {
             return;
         }
         h.cancel();
+        if (cause == Cause.CALLER_CANCEL) {
+            // The runner's settle() delivers first when the script ends on SIGTERM; this is a no-op then.
+            CompletableFuture.delayedExecutor(COOPERATIVE_CANCEL_WAIT.toNanos(), TimeUnit.NANOSECONDS)
+                    .execute(() -> deliverEarly(cause));
+            return;
+        }
+        deliverEarly(cause);
+    }
+
+    /** Delivers the early {@code CLEANUP_UNKNOWN} of a launched run, unless an outcome was delivered. */
+    private void deliverEarly(Cause cause) {
+        if (outcome.isDone() || !delivery.compareAndSet(DELIVERY_OPEN, DELIVERY_EARLY)) {
+            // Delivered, or the settlement is being recorded and is delivered right after.
+            return;
+        }
         ErrorCode code = cause == Cause.CALLER_DEADLINE ? ErrorCode.EXEC_CALLER_DEADLINE : ErrorCode.EXEC_CANCELLED;
         deliver(new ExecutionEnvelope(
                 ExecutionStatus.CLEANUP_UNKNOWN,

@@ -72,8 +72,10 @@ public final class ChildEnvironment {
     private ChildEnvironment() {}
 
     /**
-     * The environment for one run: {@code PATH}, {@code HOME}, {@code TMPDIR}, {@code LANG},
-     * {@code TZ} and nothing else, after the deny pass.
+     * The environment for one run: exactly SPEC §10's allow-list — {@code PATH}, {@code HOME},
+     * {@code TMPDIR}, {@code LANG} — and nothing else, after the deny pass. No {@code TZ} either
+     * (decision 0360): the SPEC names four variables, and a script that needs a time zone says so in
+     * its own code.
      */
     public static Map<String, String> forRun(Path home, Path tmp) {
         Map<String, String> env = new LinkedHashMap<>();
@@ -81,7 +83,6 @@ public final class ChildEnvironment {
         env.put("HOME", home.toString());
         env.put("TMPDIR", tmp.toString());
         env.put("LANG", "C.UTF-8");
-        env.put("TZ", "UTC");
         return denyPass(env);
     }
 
