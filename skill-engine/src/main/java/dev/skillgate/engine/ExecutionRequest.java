@@ -66,7 +66,12 @@ public record ExecutionRequest(
         return of(run, agent, skill, invocationJson.getBytes(StandardCharsets.UTF_8), workspace);
     }
 
-    /** A request with the exact invocation bytes and no caller deadline. */
+    /**
+     * A request with the exact invocation bytes and no caller deadline.
+     *
+     * @throws dev.skillgate.model.InvalidValueException with the broken rule's {@code NAME_*} code when
+     *     {@code skill} is not a valid skill name ({@link SkillName#check} answers with a value)
+     */
     public static ExecutionRequest of(RunId run, AgentId agent, String skill, byte[] invocation, Path workspace) {
         return new ExecutionRequest(
                 run, agent, SkillName.of(skill), invocation, workspace, Optional.empty(), Optional.empty());

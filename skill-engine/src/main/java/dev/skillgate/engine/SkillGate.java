@@ -14,6 +14,7 @@ import dev.skillgate.inspect.DiscoveredSkill;
 import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.RunId;
@@ -114,9 +115,16 @@ public final class SkillGate implements AutoCloseable {
      * <p>Always a report, as SPEC §12's {@code Inspection report = gate.inspect(name)} shows (decision
      * 0361): when no loadable skill has that name the report names no capture, does not
      * {@linkplain Inspection#passes() pass}, and its capture problem is {@code SKILL_NOT_FOUND} (or
-     * {@code LAYOUT_LEGACY_FLAT} for a flat legacy skill, which has no directory to capture).
+     * {@code LAYOUT_LEGACY_FLAT} for a flat legacy skill, which has no directory to capture). A
+     * string that is not a valid skill name (an agent may pass anything) is such a name too: its
+     * report also lists the broken naming rules ({@code NAME_*}); nothing is looked up.
      */
     public Inspection inspect(String name) {
+        Objects.requireNonNull(name, "name");
+        List<Diagnostic> broken = SkillName.check(name);
+        if (!broken.isEmpty()) {
+            return EngineCore.invalidName(name, broken);
+        }
         return core.inspect(SkillName.of(name));
     }
 
@@ -131,6 +139,9 @@ public final class SkillGate implements AutoCloseable {
      *
      * @param agent the agent coordinates the approval is scoped to (put the agent version in the id if
      *     approvals should lapse on upgrade)
+     * @throws dev.skillgate.model.InvalidValueException with the broken rule's {@code NAME_*} code when
+     *     {@code name} is not a valid skill name (nothing is looked up; {@link #inspect} and {@link
+     *     SkillName#check} answer with a value instead)
      */
     public Activation activate(AgentId agent, String name, AgentContext context) {
         Objects.requireNonNull(agent, "agent");

@@ -160,6 +160,25 @@ class StandardFormatPortabilityTest {
     }
 
     @Test
+    void aStringThatIsNoSkillNameGetsAReportNamingTheBrokenRule() {
+        // An agent may pass anything as a name: never an exception, never a lookup of a path.
+        for (String name :
+                new String[] {"../csv-columns", "CSV-Columns", "csv--columns", "", "a\u0000b", "x".repeat(65)}) {
+            Inspection report = gate.inspect(name);
+            assertThat(report.passes()).as(name).isFalse();
+            assertThat(report.revision()).as(name).isEmpty();
+            assertThat(report.executionAvailable()).as(name).isFalse();
+            assertThat(report.captureProblem())
+                    .as(name)
+                    .hasValueSatisfying(d -> assertThat(d.code()).isEqualTo(ErrorCode.SKILL_NOT_FOUND));
+            assertThat(report.format().findings())
+                    .as(name)
+                    .extracting(f -> f.diagnostic().code().name())
+                    .anyMatch(code -> code.startsWith("NAME_"));
+        }
+    }
+
+    @Test
     void promptOnlyDiscoveryWorksWithoutAManifestAndExecutionIsSimplyUnavailable() throws IOException {
         Path notes = Files.createDirectories(skills.resolve("style-notes"));
         String md = "---\nname: style-notes\ndescription: House style for prose.\n---\nUse short sentences.\n";

@@ -59,6 +59,7 @@ import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
+import dev.skillgate.model.Text;
 import dev.skillgate.model.WorkspaceIdentity;
 import dev.skillgate.protocol.Invocation;
 import dev.skillgate.protocol.SchemaRole;
@@ -567,13 +568,30 @@ public final class EngineCore {
         return SkillInspector.inspect(found.get().directory().get(), inspectOptions(config.agentContext()));
     }
 
+    /**
+     * The report for a string that is not a valid skill name: no skill can have it, so {@code
+     * SKILL_NOT_FOUND}, with the broken naming rules listed as findings. Nothing is looked up.
+     */
+    public static Inspection invalidName(String name, List<Diagnostic> broken) {
+        Diagnostic why = Diagnostic.error(
+                ErrorCode.SKILL_NOT_FOUND, "", "'" + Text.excerpt(name) + "' is not a valid skill name");
+        List<Finding> findings = new ArrayList<>();
+        for (Diagnostic d : broken) {
+            findings.add(new Finding(d, true, true));
+        }
+        findings.add(new Finding(why, true, true));
+        return uncaptured(Path.of(""), findings, why);
+    }
+
     /** A report for a skill that could not be looked at: nothing captured, nothing passes. */
     private static Inspection uncaptured(SkillName name, Diagnostic why) {
-        Path path = Path.of(name.value());
+        return uncaptured(Path.of(name.value()), List.of(new Finding(why, true, true)), why);
+    }
+
+    private static Inspection uncaptured(Path path, List<Finding> findings, Diagnostic why) {
         return new Inspection(
                 path,
-                new ValidationReport(
-                        path, ValidationProfile.STRICT, Optional.empty(), List.of(new Finding(why, true, true))),
+                new ValidationReport(path, ValidationProfile.STRICT, Optional.empty(), findings),
                 Optional.of(why),
                 Optional.empty(),
                 List.of(),
