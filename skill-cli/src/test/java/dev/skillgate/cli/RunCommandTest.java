@@ -276,6 +276,41 @@ class RunCommandTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void anInputFileThatIsAFifoALinkOrMissingAndAMissingWorkspaceAreUsageErrors() throws Exception {
+        Path fifo = tmp.resolve("in.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor())
+                .isZero();
+        // Opening a FIFO for reading blocks until a writer comes: the command must not open it.
+        assertThat(run("", "run", hello.toString(), "--node", NODE, "--input", "@" + fifo))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("READ_NOT_REGULAR");
+        Path in = Files.writeString(tmp.resolve("in.json"), "{\"name\":\"Link\"}");
+        Path link = Files.createSymbolicLink(tmp.resolve("in.link"), in);
+        assertThat(run("", "run", hello.toString(), "--node", NODE, "--input", "@" + link))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("READ_LINK");
+        assertThat(run("", "run", hello.toString(), "--node", NODE, "--input", "@" + tmp.resolve("none.json")))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("READ_NOT_FOUND");
+        assertThat(run(
+                        "",
+                        "run",
+                        hello.toString(),
+                        "--node",
+                        NODE,
+                        "--input",
+                        "{\"name\":\"Ada\"}",
+                        "--workspace",
+                        tmp.resolve("no-workspace").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--workspace does not exist")
+                .doesNotContain("Exception");
+        assertThat(stdout()).doesNotContain("approval request");
+    }
+
+    @Test
     void aTrustContractAskingMoreThanTheCliOffersExits1BeforeAnyoneIsAsked() throws IOException {
         Files.writeString(
                 skill.resolve("skill.contract.json"),

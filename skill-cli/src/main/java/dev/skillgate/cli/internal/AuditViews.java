@@ -36,10 +36,9 @@ final class AuditViews {
 
     static Path auditDir(Args args) throws UsageException {
         String dataDir = args.value("--data-dir").orElseThrow(() -> new UsageException("--data-dir is required"));
-        if (dataDir.isEmpty()) {
-            throw new UsageException("--data-dir must not be empty");
-        }
-        return Path.of(dataDir).resolve(AUDIT_DIR);
+        // A data directory that does not exist is a usage error, not an empty log: a mistyped path
+        // must never read as "verified".
+        return CommandLineFiles.existingDirectory("--data-dir", dataDir).resolve(AUDIT_DIR);
     }
 
     static AuditLog openReadOnly(Path auditDir) {

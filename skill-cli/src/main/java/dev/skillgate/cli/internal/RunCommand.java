@@ -148,8 +148,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
             throw new UsageException("--node must be an absolute path (it is never looked up on PATH)");
         }
         byte[] input = input(args.value("--input").orElseThrow(() -> new UsageException("--input is required")));
-        Path workspace =
-                Path.of(args.value("--workspace").orElse(".")).toAbsolutePath().normalize();
+        Path workspace = CommandLineFiles.existingDirectory(
+                "--workspace", args.value("--workspace").orElse("."));
         Optional<Revision> approve = Optional.empty();
         if (args.value("--approve").isPresent()) {
             try {
@@ -263,14 +263,10 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (!value.startsWith("@")) {
             return value.getBytes(StandardCharsets.UTF_8);
         }
-        Path file = Path.of(value.substring(1));
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-            // One byte over the bound is enough for the engine to refuse it with JSON_TOO_LARGE.
-            return in.readNBytes(Limits.INVOCATION_BYTES + 1);
-        } catch (IOException e) {
-            throw new UsageException("cannot read the input file " + Args.safe(file.toString()) + " ("
-                    + e.getClass().getSimpleName() + ")");
-        }
+        // A larger file is not read: one byte over the bound is enough for the engine to refuse it
+        // with JSON_TOO_LARGE by its size alone.
+        return CommandLineFiles.read("--input", value.substring(1), Limits.INVOCATION_BYTES)
+                .orElseGet(() -> new byte[Limits.INVOCATION_BYTES + 1]);
     }
 
     /** Asks the binary for its version once, with an empty environment, bounded. */
