@@ -276,6 +276,21 @@ class RunCommandTest {
     }
 
     @Test
+    void aLoadableSkillThatDiscoveryOfItsParentDoesNotSelectIsExplainedAndNeverSwapped() throws IOException {
+        // An earlier sibling with the same frontmatter name wins discovery of the parent directory.
+        Path earlier = Files.createDirectories(skill.getParent().resolve("aaa-copy"));
+        Files.writeString(earlier.resolve("SKILL.md"), "---\nname: writer\ndescription: Another writer.\n---\n");
+        int code = run("yes\n", "run", skill.toString(), "--node", NODE, "--input", input("shadowed.txt"));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("is a loadable skill, but discovery of its parent directory did not select it")
+                .contains("LAYOUT_SHADOWED")
+                .contains("aaa-copy");
+        assertThat(stdout()).doesNotContain("approval request");
+        assertThat(tmp.resolve("shadowed.txt")).doesNotExist();
+    }
+
+    @Test
     @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     void anInputFileThatIsAFifoALinkOrMissingAndAMissingWorkspaceAreUsageErrors() throws Exception {
         Path fifo = tmp.resolve("in.fifo");

@@ -8,11 +8,16 @@ import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
 import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.DiscoveryOptions;
+import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.ShadowedSkill;
+import dev.skillgate.inspect.SkillDiscovery;
 import dev.skillgate.inspect.SkillValidator;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ErrorGroup;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.InputType;
@@ -305,8 +310,29 @@ final class RunCommand implements Command, Cli.NeedsInput {
     }
 
     private static void notASkill(Path dir, PrintStream err) {
-        err.println("skillgate run: " + Args.safe(dir.toString()) + " is not a loadable skill");
         ValidationReport report = SkillValidator.validate(dir);
+        if (report.loadable()) {
+            // The skill is fine, but the engine finds skills by discovering DIR's parent, and that
+            // walk did not select it: say why instead of calling a loadable skill unloadable.
+            err.println("skillgate run: " + Args.safe(dir.toString())
+                    + " is a loadable skill, but discovery of its parent directory did not select it");
+            Path parent = dir.getParent() == null ? dir : dir.getParent();
+            DiscoveryResult found = SkillDiscovery.discover(DiscoveryOptions.of(List.of(parent)));
+            for (ShadowedSkill s : found.shadowed()) {
+                if (dir.equals(s.location().getParent())) {
+                    err.println("  - " + ErrorCode.LAYOUT_SHADOWED + ": a skill of the same name comes first: "
+                            + Args.safe(s.winner().toString()));
+                }
+            }
+            for (Diagnostic d : found.diagnostics()) {
+                if (d.code() == ErrorCode.LAYOUT_WALK_LIMIT) {
+                    err.println("  - " + d.code() + ": " + d.message());
+                }
+            }
+            err.println("  move the skill into a directory of its own skills to run it");
+            return;
+        }
+        err.println("skillgate run: " + Args.safe(dir.toString()) + " is not a loadable skill");
         for (Diagnostic d : report.loadErrors()) {
             err.println("  - " + d.code() + ": " + d.message());
         }
