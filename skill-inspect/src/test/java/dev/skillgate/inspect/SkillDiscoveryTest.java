@@ -244,4 +244,22 @@ class SkillDiscoveryTest {
         assertThat(codes(result.diagnostics())).containsExactly(ErrorCode.LAYOUT_NAME_ENCODING);
         assertThat(result.diagnostics().get(0).severity()).isEqualTo(Severity.WARNING);
     }
+
+    @Test
+    void aDirectoryThisUserMayNotReadIsAnIoProblemNotALink() throws Exception {
+        // Root reads every directory, so the refusal is only observable for an ordinary user.
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                "root".equals(System.getProperty("user.name")), "root bypasses directory permissions");
+        Bundles.valid(root, "ok-skill");
+        Path locked = Files.createDirectory(root.resolve("locked"));
+        Files.setPosixFilePermissions(locked, java.util.Set.of());
+        try {
+            DiscoveryResult result = discover(DiscoveryOptions.of(List.of(root)));
+            assertThat(result.skills()).extracting(DiscoveredSkill::name).containsExactly("ok-skill");
+            assertThat(codes(result.diagnostics())).containsExactly(ErrorCode.READ_IO);
+            assertThat(result.diagnostics().get(0).message()).doesNotContain("link");
+        } finally {
+            Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
 }

@@ -12,6 +12,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.Text;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -159,6 +160,10 @@ public final class Walker {
                                 "Directory changed while it was opened"));
                         continue;
                     }
+                } catch (AccessDeniedException e) {
+                    // Not a link: the directory is there but this user may not read it.
+                    diagnostics.add(ReaderCore.ioProblem(shownPath.toString(), e));
+                    continue;
                 } catch (FileSystemException e) {
                     diagnostics.add(Diagnostic.warning(
                             ErrorCode.LAYOUT_LINK,
