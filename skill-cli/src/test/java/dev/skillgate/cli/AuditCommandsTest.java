@@ -215,6 +215,25 @@ class AuditCommandsTest {
     }
 
     @Test
+    void aDataDirectoryThisUserCannotSearchIsNeverAnEmptyVerifiedLog() throws Exception {
+        // Root looks into every directory, so the refusal is only observable for an ordinary user.
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                "root".equals(System.getProperty("user.name")), "root bypasses directory permissions");
+        Files.setPosixFilePermissions(data, java.util.Set.of());
+        try {
+            for (String[] command : new String[][] {{"audit", "verify"}, {"audit", "list"}, {"trust", "list"}}) {
+                assertThat(run(command[0], command[1], "--data-dir", data.toString()))
+                        .as(String.join(" ", command))
+                        .isEqualTo(1);
+                assertThat(stderr()).contains("READ_IO");
+                assertThat(stdout()).doesNotContain("state: OK");
+            }
+        } finally {
+            Files.setPosixFilePermissions(data, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    @Test
     void everyJsonDocumentNamesItsSchema() {
         assertThat(run("audit", "verify", "--data-dir", data.toString(), "--json"))
                 .isZero();

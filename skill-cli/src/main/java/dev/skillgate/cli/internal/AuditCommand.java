@@ -87,6 +87,10 @@ final class AuditCommand implements Command {
                 return ExitCode.INVALID;
             }
         }
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return AuditViews.refuseUnreadable(unreadable.get(), "skillgate.audit-verify/1", json, out, err);
+        }
         try (AuditLog log = AuditViews.openReadOnly(dir)) {
             AuditStatus status = log.status();
             Optional<CheckpointVerification> cv = checkpoint.map(cp -> log.verify(cp, Optional.empty()));
@@ -126,6 +130,10 @@ final class AuditCommand implements Command {
     }
 
     private static ExitCode list(Path dir, boolean json, PrintStream out, PrintStream err) {
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return AuditViews.refuseUnreadable(unreadable.get(), "skillgate.audit-list/1", json, out, err);
+        }
         try (AuditLog log = AuditViews.openReadOnly(dir)) {
             AuditStatus status = log.status();
             List<AuditRecord> records = new ArrayList<>();

@@ -83,6 +83,10 @@ final class TrustCommand implements Command {
     }
 
     private static ExitCode list(Path dir, boolean json, PrintStream out, PrintStream err) {
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return AuditViews.refuseUnreadable(unreadable.get(), "skillgate.trust-list/1", json, out, err);
+        }
         try (AuditLog log = AuditViews.openReadOnly(dir)) {
             AuditStatus status = log.status();
             List<TrustDecision> decisions = log.list();
