@@ -276,6 +276,41 @@ class RunCommandTest {
     }
 
     @Test
+    void aDataDirectoryThatCannotBeUsedIsReportedNeverAnInternalError() throws IOException {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        assertThat(run(
+                        "",
+                        "run",
+                        hello.toString(),
+                        "--node",
+                        NODE,
+                        "--input",
+                        "{\"name\":\"A\"}",
+                        "--data-dir",
+                        file.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--data-dir is not a directory");
+        // Its parent is a file, so the engine cannot create it: an I/O fault, exit 1, one line.
+        Path under = file.resolve("data");
+        assertThat(run(
+                        "",
+                        "run",
+                        hello.toString(),
+                        "--node",
+                        NODE,
+                        "--input",
+                        "{\"name\":\"A\"}",
+                        "--data-dir",
+                        under.toString()))
+                .isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("the data directory cannot be used")
+                .doesNotContain("internal error")
+                .doesNotContain("Exception(");
+        assertThat(stdout()).doesNotContain("approval request");
+    }
+
+    @Test
     void aLoadableSkillThatDiscoveryOfItsParentDoesNotSelectIsExplainedAndNeverSwapped() throws IOException {
         // An earlier sibling with the same frontmatter name wins discovery of the parent directory.
         Path earlier = Files.createDirectories(skill.getParent().resolve("aaa-copy"));

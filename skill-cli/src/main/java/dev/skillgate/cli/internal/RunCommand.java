@@ -36,6 +36,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -167,6 +168,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (dataDirOption.isPresent() && dataDirOption.get().isEmpty()) {
             throw new UsageException("--data-dir must not be empty");
         }
+        if (dataDirOption.isPresent()) {
+            // A missing data directory is created (private state); something else in its place is
+            // a usage error, not a fault.
+            Path given = Path.of(dataDirOption.get());
+            if (Files.exists(given, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(given, LinkOption.NOFOLLOW_LINKS)) {
+                throw new UsageException("--data-dir is not a directory (links are never followed): "
+                        + Args.printable(dataDirOption.get()));
+            }
+        }
         PrintStream talk = json ? err : out;
 
         Optional<String> version = args.value("--node-version");
@@ -202,13 +213,25 @@ final class RunCommand implements Command, Cli.NeedsInput {
         ExitCode code;
         Optional<ExecutionEnvelope> envelope = Optional.empty();
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
-            SkillGate gate = SkillGate.builder()
-                    .dataDirectory(dataDir)
-                    .skillRoot(dir.getParent() == null ? dir : dir.getParent())
-                    .nodeRuntime(runtime)
-                    .approvalChannel(answers)
-                    .agentContext(agentContext())
-                    .build();
+            SkillGate gate;
+            try {
+                gate = SkillGate.builder()
+                        .dataDirectory(dataDir)
+                        .skillRoot(dir.getParent() == null ? dir : dir.getParent())
+                        .nodeRuntime(runtime)
+                        .approvalChannel(answers)
+                        .agentContext(agentContext())
+                        .build();
+            } catch (UncheckedIOException e) {
+                // The engine could not create or open its private state: a fault, reported, not a trace.
+                IOException cause = e.getCause();
+                String reason = cause instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+                        ? fse.getReason()
+                        : cause.getClass().getSimpleName();
+                err.println("skillgate run: the data directory cannot be used (" + Args.safe(reason) + "): "
+                        + Args.safe(dataDir.toString()));
+                return ExitCode.INVALID;
+            }
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
