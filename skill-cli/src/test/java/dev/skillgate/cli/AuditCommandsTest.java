@@ -161,6 +161,7 @@ class AuditCommandsTest {
         assertThat(run("audit", "verify", "--data-dir", data.toString(), "--checkpoint", cpFile.toString()))
                 .isEqualTo(1);
         assertThat(stderr()).contains("AUDIT_CHECKPOINT_FORMAT");
+        // A checkpoint file that is not there is a usage error (SPEC §13), not a failed check.
         assertThat(run(
                         "audit",
                         "verify",
@@ -168,7 +169,91 @@ class AuditCommandsTest {
                         data.toString(),
                         "--checkpoint",
                         data.resolve("missing").toString()))
-                .isEqualTo(1);
+                .isEqualTo(2);
+        assertThat(stderr()).contains("READ_NOT_FOUND").doesNotContain("Exception");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void aCheckpointThatIsAFifoOrALinkIsRefusedWithoutBeingOpened() throws Exception {
+        Path fifo = data.resolve("checkpoint.fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        // Opening a FIFO for reading blocks until a writer comes: the command must not open it.
+        assertThat(run("audit", "verify", "--data-dir", data.toString(), "--checkpoint", fifo.toString()))
+                .isEqualTo(2);
+        assertThat(stderr()).contains("READ_NOT_REGULAR");
+        Path link = Files.createSymbolicLink(data.resolve("checkpoint.link"), data.resolve("audit/audit.head"));
+        assertThat(run("audit", "verify", "--data-dir", data.toString(), "--checkpoint", link.toString()))
+                .isEqualTo(2);
+        assertThat(stderr()).contains("READ_LINK");
+    }
+
+    @Test
+    void aDataDirectoryThatDoesNotExistIsAUsageErrorNeverAVerifiedLog() {
+        Path typo = data.resolve("no-such-data-dir");
+        for (String[] command : new String[][] {{"audit", "verify"}, {"audit", "list"}, {"trust", "list"}}) {
+            assertThat(run(command[0], command[1], "--data-dir", typo.toString(), "--json"))
+                    .as(String.join(" ", command))
+                    .isEqualTo(2);
+            assertThat(stdout()).as("no document claims a verified log").isEmpty();
+            assertThat(stderr()).contains("--data-dir does not exist");
+        }
+        assertThat(run(
+                        "trust",
+                        "revoke",
+                        "--data-dir",
+                        typo.toString(),
+                        "--scope",
+                        skill.id().toString()))
+                .isEqualTo(2);
+        Path file = data.resolve("audit/audit.head");
+        assertThat(run("audit", "verify", "--data-dir", file.toString())).isEqualTo(2);
+        assertThat(stderr()).contains("--data-dir is not a directory");
+        assertThat(typo).doesNotExist();
+    }
+
+    @Test
+    void aDataDirectoryThisUserCannotSearchIsNeverAnEmptyVerifiedLog() throws Exception {
+        // Root looks into every directory, so the refusal is only observable for an ordinary user.
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                "root".equals(System.getProperty("user.name")), "root bypasses directory permissions");
+        Files.setPosixFilePermissions(data, java.util.Set.of());
+        try {
+            for (String[] command : new String[][] {{"audit", "verify"}, {"audit", "list"}, {"trust", "list"}}) {
+                assertThat(run(command[0], command[1], "--data-dir", data.toString()))
+                        .as(String.join(" ", command))
+                        .isEqualTo(1);
+                assertThat(stderr()).contains("READ_IO");
+                assertThat(stdout()).doesNotContain("state: OK");
+            }
+        } finally {
+            Files.setPosixFilePermissions(data, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    @Test
+    void everyJsonDocumentNamesItsSchema() {
+        assertThat(run("audit", "verify", "--data-dir", data.toString(), "--json"))
+                .isZero();
+        assertThat(json()).containsEntry("schema", "skillgate.audit-verify/1");
+        assertThat(run("audit", "list", "--data-dir", data.toString(), "--json"))
+                .isZero();
+        assertThat(json()).containsEntry("schema", "skillgate.audit-list/1");
+        assertThat(run("trust", "list", "--data-dir", data.toString(), "--json"))
+                .isZero();
+        assertThat(json()).containsEntry("schema", "skillgate.trust-list/1");
+        assertThat(run(
+                        "trust",
+                        "revoke",
+                        "--data-dir",
+                        data.toString(),
+                        "--scope",
+                        skill.id().toString(),
+                        "--json"))
+                .isZero();
+        assertThat(json()).containsEntry("schema", "skillgate.trust-revoke/1").containsEntry("revoked", true);
     }
 
     @Test
@@ -217,8 +302,14 @@ class AuditCommandsTest {
                 .isEqualTo(1);
         assertThat(stderr()).contains("TRUST_NOT_FOUND");
         assertThat(run("trust", "revoke", "--data-dir", data.resolve("nowhere").toString(), "--scope", unknown))
-                .isEqualTo(1);
+                .isEqualTo(2);
         assertThat(data.resolve("nowhere")).doesNotExist();
+        Path noLog = data.resolve("no-log");
+        assertThat(noLog.toFile().mkdir()).isTrue();
+        assertThat(run("trust", "revoke", "--data-dir", noLog.toString(), "--scope", unknown))
+                .isEqualTo(1);
+        assertThat(stderr()).contains("TRUST_NOT_FOUND");
+        assertThat(noLog.resolve("audit")).doesNotExist();
     }
 
     @Test
@@ -260,8 +351,9 @@ class AuditCommandsTest {
     @Test
     void verifyOfAMissingLogIsEmptyAndCreatesNothing() {
         Path empty = data.resolve("empty");
+        assertThat(empty.toFile().mkdir()).isTrue();
         assertThat(run("audit", "verify", "--data-dir", empty.toString())).isZero();
         assertThat(stdout()).contains("committed records: 0");
-        assertThat(empty).doesNotExist();
+        assertThat(empty.resolve("audit")).doesNotExist();
     }
 }

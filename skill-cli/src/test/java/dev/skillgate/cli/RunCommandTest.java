@@ -276,6 +276,91 @@ class RunCommandTest {
     }
 
     @Test
+    void aDataDirectoryThatCannotBeUsedIsReportedNeverAnInternalError() throws IOException {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        assertThat(run(
+                        "",
+                        "run",
+                        hello.toString(),
+                        "--node",
+                        NODE,
+                        "--input",
+                        "{\"name\":\"A\"}",
+                        "--data-dir",
+                        file.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--data-dir is not a directory");
+        // Its parent is a file, so the engine cannot create it: an I/O fault, exit 1, one line.
+        Path under = file.resolve("data");
+        assertThat(run(
+                        "",
+                        "run",
+                        hello.toString(),
+                        "--node",
+                        NODE,
+                        "--input",
+                        "{\"name\":\"A\"}",
+                        "--data-dir",
+                        under.toString()))
+                .isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("the data directory cannot be used")
+                .doesNotContain("internal error")
+                .doesNotContain("Exception(");
+        assertThat(stdout()).doesNotContain("approval request");
+    }
+
+    @Test
+    void aLoadableSkillThatDiscoveryOfItsParentDoesNotSelectIsExplainedAndNeverSwapped() throws IOException {
+        // An earlier sibling with the same frontmatter name wins discovery of the parent directory.
+        Path earlier = Files.createDirectories(skill.getParent().resolve("aaa-copy"));
+        Files.writeString(earlier.resolve("SKILL.md"), "---\nname: writer\ndescription: Another writer.\n---\n");
+        int code = run("yes\n", "run", skill.toString(), "--node", NODE, "--input", input("shadowed.txt"));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("is a loadable skill, but discovery of its parent directory did not select it")
+                .contains("LAYOUT_SHADOWED")
+                .contains("aaa-copy");
+        assertThat(stdout()).doesNotContain("approval request");
+        assertThat(tmp.resolve("shadowed.txt")).doesNotExist();
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void anInputFileThatIsAFifoALinkOrMissingAndAMissingWorkspaceAreUsageErrors() throws Exception {
+        Path fifo = tmp.resolve("in.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor())
+                .isZero();
+        // Opening a FIFO for reading blocks until a writer comes: the command must not open it.
+        assertThat(run("", "run", hello.toString(), "--node", NODE, "--input", "@" + fifo))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("READ_NOT_REGULAR");
+        Path in = Files.writeString(tmp.resolve("in.json"), "{\"name\":\"Link\"}");
+        Path link = Files.createSymbolicLink(tmp.resolve("in.link"), in);
+        assertThat(run("", "run", hello.toString(), "--node", NODE, "--input", "@" + link))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("READ_LINK");
+        assertThat(run("", "run", hello.toString(), "--node", NODE, "--input", "@" + tmp.resolve("none.json")))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("READ_NOT_FOUND");
+        assertThat(run(
+                        "",
+                        "run",
+                        hello.toString(),
+                        "--node",
+                        NODE,
+                        "--input",
+                        "{\"name\":\"Ada\"}",
+                        "--workspace",
+                        tmp.resolve("no-workspace").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--workspace does not exist")
+                .doesNotContain("Exception");
+        assertThat(stdout()).doesNotContain("approval request");
+    }
+
+    @Test
     void aTrustContractAskingMoreThanTheCliOffersExits1BeforeAnyoneIsAsked() throws IOException {
         Files.writeString(
                 skill.resolve("skill.contract.json"),

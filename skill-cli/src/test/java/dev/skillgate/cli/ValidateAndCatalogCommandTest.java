@@ -236,4 +236,20 @@ class ValidateAndCatalogCommandTest {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).contains("validate").contains("catalog");
     }
+
+    @Test
+    void aRootThisUserMayNotReadExits1() throws Exception {
+        // Root lists every directory, so the refusal is only observable for an ordinary user.
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                "root".equals(System.getProperty("user.name")), "root bypasses directory permissions");
+        Path locked = java.nio.file.Files.createDirectory(root.resolve("locked"));
+        java.nio.file.Files.setPosixFilePermissions(locked, java.util.Set.of());
+        try {
+            assertThat(run("catalog", locked.toString())).isEqualTo(1);
+            assertThat(stderr()).contains("READ_IO");
+        } finally {
+            java.nio.file.Files.setPosixFilePermissions(
+                    locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
 }

@@ -270,6 +270,13 @@ public final class ManifestParser {
             if (value == null) {
                 return Optional.empty();
             }
+            if (!value.isObject() && !value.isBoolean()) {
+                // The manifest field itself has the wrong JSON type; a boolean is a schema, which
+                // the gate refuses with its own code.
+                problems.add(Diagnostic.error(
+                        ErrorCode.MANIFEST_TYPE, "/" + field, field + " must be a JSON object (a schema)"));
+                return Optional.empty();
+            }
             SchemaCompilation compilation = SchemaGate.compileTree(role, value, "/" + field);
             problems.addAll(compilation.diagnostics());
             return compilation.compiled();

@@ -317,6 +317,26 @@ class SkillArtifactTest {
     }
 
     @Test
+    void aDeclaredFileThisUserMayNotReadIsThatFilesProblemNotTheRoots() throws IOException {
+        // Root reads every file, so the refusal is only observable for an ordinary user.
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                "root".equals(System.getProperty("user.name")), "root bypasses file permissions");
+        Path dir = executable(root, "unreadable", "data.txt", "d");
+        Files.setPosixFilePermissions(dir.resolve("data.txt"), java.util.Set.of());
+        try (SkillArtifact a = captured(dir)) {
+            assertThat(a.executionAvailable()).isFalse();
+            assertThat(a.executionProblems()).singleElement().satisfies(d -> {
+                assertThat(d.code()).isEqualTo(ErrorCode.READ_IO);
+                assertThat(d.location()).isEqualTo("data.txt");
+            });
+            assertThat(a.files()).extracting(f -> f.path().value()).containsExactly("SKILL.md", "execution.json");
+        } finally {
+            Files.setPosixFilePermissions(
+                    dir.resolve("data.txt"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
+    @Test
     void hostileDeclaredFilesAreRefusedWithTheirCodes() throws Exception {
         Path outside = write(root.resolve("outside.txt"), "outside");
         Path link = executable(root, "link", "data.txt", "d");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
+import dev.skillgate.model.Severity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -220,5 +221,45 @@ class SkillDiscoveryTest {
             assertThat(s.report().profile()).isEqualTo(ValidationProfile.REFERENCE_COMPATIBLE);
         });
         assertThat(ref.skills()).hasSize(2);
+    }
+
+    @Test
+    void aDirectoryWhoseNameIsNotUtf8IsReportedNotSilentlySkipped() throws Exception {
+        Bundles.valid(root, "ok-skill");
+        // The JVM decodes the byte 0xFF as U+FFFD, a name that no longer reaches the directory.
+        Process mkdir = new ProcessBuilder(
+                        "sh",
+                        "-c",
+                        "d=\"$1/$(printf 'bad\\377')\" && mkdir \"$d\""
+                                + " && printf -- '---\\nname: bad\\ndescription: d\\n---\\n' > \"$d/SKILL.md\"",
+                        "sh",
+                        root.toString())
+                .start();
+        assertThat(mkdir.waitFor()).as("mkdir through the shell").isZero();
+
+        DiscoveryResult result = discover(DiscoveryOptions.of(List.of(root)));
+
+        assertThat(result.skills()).extracting(DiscoveredSkill::name).containsExactly("ok-skill");
+        assertThat(result.rejected()).isEmpty();
+        assertThat(codes(result.diagnostics())).containsExactly(ErrorCode.LAYOUT_NAME_ENCODING);
+        assertThat(result.diagnostics().get(0).severity()).isEqualTo(Severity.WARNING);
+    }
+
+    @Test
+    void aDirectoryThisUserMayNotReadIsAnIoProblemNotALink() throws Exception {
+        // Root reads every directory, so the refusal is only observable for an ordinary user.
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                "root".equals(System.getProperty("user.name")), "root bypasses directory permissions");
+        Bundles.valid(root, "ok-skill");
+        Path locked = Files.createDirectory(root.resolve("locked"));
+        Files.setPosixFilePermissions(locked, java.util.Set.of());
+        try {
+            DiscoveryResult result = discover(DiscoveryOptions.of(List.of(root)));
+            assertThat(result.skills()).extracting(DiscoveredSkill::name).containsExactly("ok-skill");
+            assertThat(codes(result.diagnostics())).containsExactly(ErrorCode.READ_IO);
+            assertThat(result.diagnostics().get(0).message()).doesNotContain("link");
+        } finally {
+            Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
     }
 }

@@ -256,6 +256,26 @@ class ManifestParserTest {
         assertThat(reason.location()).isEqualTo(pointer);
     }
 
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "inputSchema|'\"object\"'",
+                "inputSchema|'[]'",
+                "inputSchema|null",
+                "inputSchema|1",
+                "outputSchema|'\"x\"'",
+                "outputSchema|null",
+            })
+    void aSchemaFieldThatIsNotAnObjectIsTheManifestsWrongType(String field, String value) {
+        String json = "{'schemaVersion':1,'entrypoint':'scripts/run.mjs','files':['scripts/run.mjs'],"
+                + "'inputSchema':" + (field.equals("inputSchema") ? value : INPUT) + ",'outputSchema':"
+                + (field.equals("outputSchema") ? value : OUTPUT) + "}";
+        Diagnostic reason = onlyReason(json.replace('\'', '"'));
+        assertThat(reason.code()).isEqualTo(ErrorCode.MANIFEST_TYPE);
+        assertThat(reason.location()).isEqualTo("/" + field);
+    }
+
     @Test
     void filesCountBoundaries() {
         assertThat(onlyReason(withFiles(0)).code()).isEqualTo(ErrorCode.MANIFEST_FILES_COUNT);

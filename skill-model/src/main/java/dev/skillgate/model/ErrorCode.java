@@ -35,6 +35,11 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT, "A FIFO, device, socket or directory was found where a regular file was expected."),
     /** Discovery stopped at its configured depth or entry bound. */
     LAYOUT_WALK_LIMIT(ErrorGroup.LAYOUT, "Discovery stopped at its configured depth or entry bound."),
+    /** An entry's name cannot be mapped back to its bytes on disk; it was skipped and reported. */
+    LAYOUT_NAME_ENCODING(
+            ErrorGroup.LAYOUT,
+            "An entry's name cannot be mapped back to its bytes on disk (not valid UTF-8, or not representable in"
+                    + " a non-UTF-8 locale); discovery skipped it and reported it."),
     /** No loadable skill of that name was found in the configured skill roots. */
     SKILL_NOT_FOUND(ErrorGroup.LAYOUT, "No loadable skill of that name was found in the configured skill roots."),
     // --- FRONTMATTER ---

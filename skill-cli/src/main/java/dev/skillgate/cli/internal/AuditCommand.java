@@ -10,9 +10,7 @@ import dev.skillgate.cli.ExitCode;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.InvalidValueException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,19 +73,23 @@ final class AuditCommand implements Command {
     }
 
     private static ExitCode verify(
-            Path dir, Optional<String> checkpointFile, boolean json, PrintStream out, PrintStream err) {
+            Path dir, Optional<String> checkpointFile, boolean json, PrintStream out, PrintStream err)
+            throws UsageException {
         Optional<Checkpoint> checkpoint = Optional.empty();
         if (checkpointFile.isPresent()) {
+            // Bounded, never through a link, never a FIFO; one byte over the bound fails the parse.
+            byte[] text = CommandLineFiles.read("--checkpoint", checkpointFile.get(), Checkpoint.MAX_SIZE)
+                    .orElseGet(() -> new byte[Checkpoint.MAX_SIZE + 1]);
             try {
-                checkpoint = Optional.of(Checkpoint.parse(readBounded(Path.of(checkpointFile.get()))));
-            } catch (IOException e) {
-                err.println("skillgate audit: cannot read the checkpoint file ("
-                        + e.getClass().getSimpleName() + ")");
-                return ExitCode.INVALID;
+                checkpoint = Optional.of(Checkpoint.parse(text));
             } catch (InvalidValueException e) {
                 err.println("skillgate audit: " + e.getMessage());
                 return ExitCode.INVALID;
             }
+        }
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return AuditViews.refuseUnreadable(unreadable.get(), "skillgate.audit-verify/1", json, out, err);
         }
         try (AuditLog log = AuditViews.openReadOnly(dir)) {
             AuditStatus status = log.status();
@@ -97,6 +99,7 @@ final class AuditCommand implements Command {
                     && cv.map(CheckpointVerification::consistent).orElse(true);
             if (json) {
                 Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("schema", "skillgate.audit-verify/1");
                 doc.put("verified", ok);
                 doc.putAll(AuditViews.status(status));
                 cv.ifPresent(v -> {
@@ -127,6 +130,10 @@ final class AuditCommand implements Command {
     }
 
     private static ExitCode list(Path dir, boolean json, PrintStream out, PrintStream err) {
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return AuditViews.refuseUnreadable(unreadable.get(), "skillgate.audit-list/1", json, out, err);
+        }
         try (AuditLog log = AuditViews.openReadOnly(dir)) {
             AuditStatus status = log.status();
             List<AuditRecord> records = new ArrayList<>();
@@ -140,7 +147,9 @@ final class AuditCommand implements Command {
                 after = page.get(page.size() - 1).sequence();
             }
             if (json) {
-                Map<String, Object> doc = new LinkedHashMap<>(AuditViews.status(status));
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("schema", "skillgate.audit-list/1");
+                doc.putAll(AuditViews.status(status));
                 doc.put("records", records.stream().map(AuditViews::record).toList());
                 JsonOut.print(out, doc);
             } else {
@@ -158,12 +167,6 @@ final class AuditCommand implements Command {
             err.println("skillgate audit: the log could not be read ("
                     + e.getClass().getSimpleName() + ")");
             return ExitCode.INVALID;
-        }
-    }
-
-    private static byte[] readBounded(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return in.readNBytes(Checkpoint.MAX_SIZE + 1);
         }
     }
 }

@@ -9,13 +9,22 @@ import dev.skillgate.audit.ExecutionScope;
 import dev.skillgate.audit.PromptSkillScope;
 import dev.skillgate.audit.TrustDecision;
 import dev.skillgate.audit.TrustScope;
+import dev.skillgate.cli.ExitCode;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Sha256Digest;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Shared pieces of the {@code audit} and {@code trust} commands: where the log lives under a data
@@ -36,10 +45,47 @@ final class AuditViews {
 
     static Path auditDir(Args args) throws UsageException {
         String dataDir = args.value("--data-dir").orElseThrow(() -> new UsageException("--data-dir is required"));
-        if (dataDir.isEmpty()) {
-            throw new UsageException("--data-dir must not be empty");
+        // A data directory that does not exist is a usage error, not an empty log: a mistyped path
+        // must never read as "verified".
+        return CommandLineFiles.existingDirectory("--data-dir", dataDir).resolve(AUDIT_DIR);
+    }
+
+    /**
+     * Why this user cannot look at the audit directory, if it cannot. An absent directory is an
+     * empty log; a directory that cannot even be looked up (a data directory of another user) must
+     * never read as an empty, verified one.
+     */
+    static Optional<Diagnostic> unreadable(Path auditDir) {
+        try {
+            Files.readAttributes(auditDir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return Optional.empty();
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            String reason = e instanceof AccessDeniedException
+                    ? "permission denied"
+                    : e.getClass().getSimpleName();
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.READ_IO,
+                    AUDIT_DIR,
+                    "the audit log cannot be looked at by this user (" + reason + "); nothing was verified"));
         }
-        return Path.of(dataDir).resolve(AUDIT_DIR);
+    }
+
+    /** Reports an unreadable audit directory: exit 1, and nothing is claimed about the log. */
+    static ExitCode refuseUnreadable(Diagnostic why, String schema, boolean json, PrintStream out, PrintStream err) {
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", schema);
+            if (schema.equals("skillgate.audit-verify/1")) {
+                doc.put("verified", false);
+            }
+            doc.put("diagnostics", JsonOut.diagnostics(java.util.List.of(why)));
+            JsonOut.print(out, doc);
+        } else {
+            err.println("skillgate: " + why.code() + ": " + why.message());
+        }
+        return ExitCode.INVALID;
     }
 
     static AuditLog openReadOnly(Path auditDir) {

@@ -11,6 +11,7 @@ import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.Diagnostic;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -84,6 +85,10 @@ final class CatalogCommand implements Command {
                     err.println(
                             "skillgate catalog: root is " + (a.isSymbolicLink() ? "a symbolic link" : "not a directory")
                                     + " (links are never followed): " + Args.printable(arg));
+                    unusable = true;
+                } else if (!listable(root)) {
+                    err.println(
+                            "skillgate catalog: root cannot be read by this user (READ_IO): " + Args.printable(arg));
                     unusable = true;
                 }
             } catch (NoSuchFileException e) {
@@ -170,5 +175,14 @@ final class CatalogCommand implements Command {
         doc.put("rejected", rejected);
         doc.put("diagnostics", JsonOut.diagnostics(result.diagnostics()));
         return doc;
+    }
+
+    /** Whether this user may list {@code root}, a directory that is not a link. */
+    private static boolean listable(Path root) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

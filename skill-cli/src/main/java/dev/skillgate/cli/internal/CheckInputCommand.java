@@ -1,22 +1,16 @@
 package dev.skillgate.cli.internal;
 
 import dev.skillgate.cli.ExitCode;
-import dev.skillgate.inspect.BoundedReader;
 import dev.skillgate.inspect.CaptureOutcome;
-import dev.skillgate.inspect.FileContent;
-import dev.skillgate.inspect.ReadOutcome;
 import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
-import dev.skillgate.model.PortablePath;
 import dev.skillgate.protocol.CompiledSchema;
 import dev.skillgate.protocol.Invocation;
 import dev.skillgate.protocol.Validation;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,40 +125,16 @@ final class CheckInputCommand implements Command {
     }
 
     private static Input readFile(String name) throws UsageException {
-        if (name.isEmpty()) {
-            throw new UsageException("--input @FILE needs a file name");
+        Optional<byte[]> bytes = CommandLineFiles.read("--input", name, Limits.INVOCATION_BYTES);
+        if (bytes.isPresent()) {
+            return new Input(bytes.get(), Optional.empty());
         }
-        Path file;
-        Path parent;
-        try {
-            file = Path.of(name).toAbsolutePath().normalize();
-            Path p = file.getParent();
-            if (p == null || file.getFileName() == null) {
-                throw new UsageException("--input @FILE must name a file");
-            }
-            parent = p.toRealPath();
-        } catch (InvalidPathException | IOException e) {
-            throw new UsageException("--input file cannot be read: " + Args.printable(name));
-        }
-        String fileName = file.getFileName().toString();
-        if (!PortablePath.isValid(fileName)) {
-            throw new UsageException("--input file name is not usable: " + Args.printable(fileName));
-        }
-        BoundedReader reader = BoundedReader.forRoot(parent, Limits.INVOCATION_BYTES);
-        ReadOutcome<FileContent> read = reader.readBytes(PortablePath.of(fileName), Limits.INVOCATION_BYTES);
-        if (read.value().isPresent()) {
-            return new Input(read.value().get().bytes(), Optional.empty());
-        }
-        Diagnostic d = read.diagnostic().orElseThrow();
-        if (d.code() == ErrorCode.READ_TOO_LARGE) {
-            return new Input(
-                    new byte[0],
-                    Optional.of(Diagnostic.error(
-                            ErrorCode.JSON_TOO_LARGE,
-                            "",
-                            "the invocation file exceeds " + Limits.INVOCATION_BYTES + " bytes; it was not read")));
-        }
-        throw new UsageException("--input file cannot be used: " + d.code().name() + ": " + d.message());
+        return new Input(
+                new byte[0],
+                Optional.of(Diagnostic.error(
+                        ErrorCode.JSON_TOO_LARGE,
+                        "",
+                        "the invocation file exceeds " + Limits.INVOCATION_BYTES + " bytes; it was not read")));
     }
 
     private static ExitCode report(

@@ -8,11 +8,16 @@ import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
 import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.DiscoveryOptions;
+import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.ShadowedSkill;
+import dev.skillgate.inspect.SkillDiscovery;
 import dev.skillgate.inspect.SkillValidator;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ErrorGroup;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.InputType;
@@ -31,6 +36,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -148,8 +154,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
             throw new UsageException("--node must be an absolute path (it is never looked up on PATH)");
         }
         byte[] input = input(args.value("--input").orElseThrow(() -> new UsageException("--input is required")));
-        Path workspace =
-                Path.of(args.value("--workspace").orElse(".")).toAbsolutePath().normalize();
+        Path workspace = CommandLineFiles.existingDirectory(
+                "--workspace", args.value("--workspace").orElse("."));
         Optional<Revision> approve = Optional.empty();
         if (args.value("--approve").isPresent()) {
             try {
@@ -161,6 +167,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
         Optional<String> dataDirOption = args.value("--data-dir");
         if (dataDirOption.isPresent() && dataDirOption.get().isEmpty()) {
             throw new UsageException("--data-dir must not be empty");
+        }
+        if (dataDirOption.isPresent()) {
+            // A missing data directory is created (private state); something else in its place is
+            // a usage error, not a fault.
+            Path given = Path.of(dataDirOption.get());
+            if (Files.exists(given, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(given, LinkOption.NOFOLLOW_LINKS)) {
+                throw new UsageException("--data-dir is not a directory (links are never followed): "
+                        + Args.printable(dataDirOption.get()));
+            }
         }
         PrintStream talk = json ? err : out;
 
@@ -197,13 +213,25 @@ final class RunCommand implements Command, Cli.NeedsInput {
         ExitCode code;
         Optional<ExecutionEnvelope> envelope = Optional.empty();
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
-            SkillGate gate = SkillGate.builder()
-                    .dataDirectory(dataDir)
-                    .skillRoot(dir.getParent() == null ? dir : dir.getParent())
-                    .nodeRuntime(runtime)
-                    .approvalChannel(answers)
-                    .agentContext(agentContext())
-                    .build();
+            SkillGate gate;
+            try {
+                gate = SkillGate.builder()
+                        .dataDirectory(dataDir)
+                        .skillRoot(dir.getParent() == null ? dir : dir.getParent())
+                        .nodeRuntime(runtime)
+                        .approvalChannel(answers)
+                        .agentContext(agentContext())
+                        .build();
+            } catch (UncheckedIOException e) {
+                // The engine could not create or open its private state: a fault, reported, not a trace.
+                IOException cause = e.getCause();
+                String reason = cause instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+                        ? fse.getReason()
+                        : cause.getClass().getSimpleName();
+                err.println("skillgate run: the data directory cannot be used (" + Args.safe(reason) + "): "
+                        + Args.safe(dataDir.toString()));
+                return ExitCode.INVALID;
+            }
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
@@ -263,14 +291,10 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (!value.startsWith("@")) {
             return value.getBytes(StandardCharsets.UTF_8);
         }
-        Path file = Path.of(value.substring(1));
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-            // One byte over the bound is enough for the engine to refuse it with JSON_TOO_LARGE.
-            return in.readNBytes(Limits.INVOCATION_BYTES + 1);
-        } catch (IOException e) {
-            throw new UsageException("cannot read the input file " + Args.safe(file.toString()) + " ("
-                    + e.getClass().getSimpleName() + ")");
-        }
+        // A larger file is not read: one byte over the bound is enough for the engine to refuse it
+        // with JSON_TOO_LARGE by its size alone.
+        return CommandLineFiles.read("--input", value.substring(1), Limits.INVOCATION_BYTES)
+                .orElseGet(() -> new byte[Limits.INVOCATION_BYTES + 1]);
     }
 
     /** Asks the binary for its version once, with an empty environment, bounded. */
@@ -309,8 +333,29 @@ final class RunCommand implements Command, Cli.NeedsInput {
     }
 
     private static void notASkill(Path dir, PrintStream err) {
-        err.println("skillgate run: " + Args.safe(dir.toString()) + " is not a loadable skill");
         ValidationReport report = SkillValidator.validate(dir);
+        if (report.loadable()) {
+            // The skill is fine, but the engine finds skills by discovering DIR's parent, and that
+            // walk did not select it: say why instead of calling a loadable skill unloadable.
+            err.println("skillgate run: " + Args.safe(dir.toString())
+                    + " is a loadable skill, but discovery of its parent directory did not select it");
+            Path parent = dir.getParent() == null ? dir : dir.getParent();
+            DiscoveryResult found = SkillDiscovery.discover(DiscoveryOptions.of(List.of(parent)));
+            for (ShadowedSkill s : found.shadowed()) {
+                if (dir.equals(s.location().getParent())) {
+                    err.println("  - " + ErrorCode.LAYOUT_SHADOWED + ": a skill of the same name comes first: "
+                            + Args.safe(s.winner().toString()));
+                }
+            }
+            for (Diagnostic d : found.diagnostics()) {
+                if (d.code() == ErrorCode.LAYOUT_WALK_LIMIT) {
+                    err.println("  - " + d.code() + ": " + d.message());
+                }
+            }
+            err.println("  move the skill into a directory of its own skills to run it");
+            return;
+        }
+        err.println("skillgate run: " + Args.safe(dir.toString()) + " is not a loadable skill");
         for (Diagnostic d : report.loadErrors()) {
             err.println("  - " + d.code() + ": " + d.message());
         }

@@ -83,11 +83,17 @@ final class TrustCommand implements Command {
     }
 
     private static ExitCode list(Path dir, boolean json, PrintStream out, PrintStream err) {
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return AuditViews.refuseUnreadable(unreadable.get(), "skillgate.trust-list/1", json, out, err);
+        }
         try (AuditLog log = AuditViews.openReadOnly(dir)) {
             AuditStatus status = log.status();
             List<TrustDecision> decisions = log.list();
             if (json) {
-                Map<String, Object> doc = new LinkedHashMap<>(AuditViews.status(status));
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("schema", "skillgate.trust-list/1");
+                doc.putAll(AuditViews.status(status));
                 doc.put(
                         "decisions",
                         decisions.stream().map(AuditViews::decision).toList());
@@ -194,6 +200,7 @@ final class TrustCommand implements Command {
             boolean json, PrintStream out, PrintStream err, ExitCode code, Diagnostic d, long seq) {
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", "skillgate.trust-revoke/1");
             doc.put("revoked", code == ExitCode.OK);
             if (seq > 0) {
                 doc.put("sequence", seq);

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -287,6 +288,10 @@ public final class ReaderCore {
                         throw r;
                     }
                     result = new BatchRefused(r.diagnostic());
+                } catch (AccessDeniedException e) {
+                    // A file this user may not read is that file's problem, reported at its path, not
+                    // the root's. Every other fault (an interrupt, EIO) still fails the whole batch.
+                    result = new BatchRefused(ioProblem(request.path().value(), e));
                 }
                 results.add(result);
                 listener.onResult(results.size() - 1, result);

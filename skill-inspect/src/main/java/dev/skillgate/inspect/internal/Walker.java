@@ -12,8 +12,10 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.Text;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -41,6 +43,7 @@ public final class Walker {
     private final List<ValidationReport> rejected = new ArrayList<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final Map<String, DiscoveredSkill> byName = new HashMap<>();
+    private static final char REPLACEMENT = '\uFFFD';
 
     private Walker(DiscoveryOptions options) {
         this.options = options;
@@ -108,11 +111,22 @@ public final class Walker {
                     continue;
                 }
                 List<String> segments = append(frame.segments(), name);
-                Path shownPath = resolve(root, segments);
+                Path shownPath;
+                try {
+                    shownPath = resolve(root, segments);
+                } catch (InvalidPathException e) {
+                    unusableName(root, segments);
+                    continue;
+                }
                 BasicFileAttributes entry;
                 try {
                     entry = frame.dir().stat(name);
                 } catch (NoSuchFileException e) {
+                    // A listed name that cannot be found again did not decode to what is on disk
+                    // (U+FFFD stands for undecodable bytes); anything else vanished since the listing.
+                    if (name.indexOf(REPLACEMENT) >= 0) {
+                        unusableName(root, segments);
+                    }
                     continue;
                 } catch (IOException e) {
                     diagnostics.add(ReaderCore.ioProblem(shownPath.toString(), e));
@@ -146,6 +160,10 @@ public final class Walker {
                                 "Directory changed while it was opened"));
                         continue;
                     }
+                } catch (AccessDeniedException e) {
+                    // Not a link: the directory is there but this user may not read it.
+                    diagnostics.add(ReaderCore.ioProblem(shownPath.toString(), e));
+                    continue;
                 } catch (FileSystemException e) {
                     diagnostics.add(Diagnostic.warning(
                             ErrorCode.LAYOUT_LINK,
@@ -265,6 +283,20 @@ public final class Walker {
         }
         byName.put(skill.name(), skill);
         skills.add(skill);
+    }
+
+    /**
+     * Reports an entry whose name the JVM cannot map back to the bytes on disk (not valid UTF-8, or
+     * not representable in a non-UTF-8 locale): it is skipped, never guessed at, and never silently.
+     */
+    private void unusableName(Path root, List<String> segments) {
+        String shown = Text.sanitize(root + "/" + String.join("/", segments), 200);
+        diagnostics.add(Diagnostic.warning(
+                ErrorCode.LAYOUT_NAME_ENCODING,
+                shown,
+                "'" + Text.excerpt(String.join("/", segments))
+                        + "' has a name that this JVM's file-name encoding cannot"
+                        + " map back to the bytes on disk (not UTF-8, or a non-UTF-8 locale); it was skipped"));
     }
 
     private static boolean isLegacyName(String name) {
