@@ -276,6 +276,29 @@ class RunCommandTest {
     }
 
     @Test
+    void aNodePathWithNoBinaryIsRuntimeUnavailableAndNothingRuns() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("not-node"));
+        for (Path node : new Path[] {tmp.resolve("no-such-node"), dir}) {
+            err.reset();
+            assertThat(run(
+                            "yes\n",
+                            "run",
+                            hello.toString(),
+                            "--node",
+                            node.toString(),
+                            "--input",
+                            "{\"name\":\"Ada\"}"))
+                    .as(node.toString())
+                    .isEqualTo(3);
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .contains("RUNTIME_UNAVAILABLE")
+                    .contains("not a regular file")
+                    .doesNotContain("Exception");
+            assertThat(stdout()).doesNotContain("SUCCEEDED");
+        }
+    }
+
+    @Test
     void aDataDirectoryThatCannotBeUsedIsReportedNeverAnInternalError() throws IOException {
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
         assertThat(run(

@@ -180,6 +180,13 @@ final class RunCommand implements Command, Cli.NeedsInput {
         }
         PrintStream talk = json ? err : out;
 
+        if (!Files.isRegularFile(node)) {
+            // Checked before asking it anything, so the message says what is wrong (a link to a file
+            // is fine here: NodeRuntime pins its real path).
+            err.println("skillgate run: RUNTIME_UNAVAILABLE: no Node binary at " + Args.safe(node.toString())
+                    + " (not a regular file)");
+            return ExitCode.REFUSED;
+        }
         Optional<String> version = args.value("--node-version");
         if (version.isEmpty()) {
             version = askVersion(node);
