@@ -1,5 +1,6 @@
 package dev.skillgate.audit;
 
+import dev.skillgate.audit.internal.SinkNames;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,7 +56,7 @@ public record AuditLogOptions(
         }
         Set<String> names = new HashSet<>();
         for (AuditSink sink : sinks) {
-            String name = checkedName(sink);
+            String name = SinkNames.checked(sink);
             if (!names.add(name)) {
                 throw new IllegalArgumentException("two audit sinks are named " + name);
             }
@@ -65,21 +66,6 @@ public record AuditLogOptions(
     /** Options without sinks (the form before sinks existed). */
     public AuditLogOptions(Path directory, Clock clock, boolean readOnly, Duration openWait) {
         this(directory, clock, readOnly, openWait, List.of(), DEFAULT_SINK_TIMEOUT);
-    }
-
-    /**
-     * The sink's name, checked against {@link AuditSink#NAME}.
-     *
-     * @throws IllegalArgumentException when the name is missing or malformed
-     */
-    public static String checkedName(AuditSink sink) {
-        Objects.requireNonNull(sink, "sink");
-        String name = sink.name();
-        if (name == null || !AuditSink.NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(
-                    "an audit sink name is 1-64 of [a-z0-9.-], starting with a letter or digit");
-        }
-        return name;
     }
 
     /** A builder for {@code directory} with the defaults: UTC system clock, writable, 1 s wait, no sinks. */

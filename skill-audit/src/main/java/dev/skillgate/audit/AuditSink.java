@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  * plans, repairs — right after the commit point is durable and before the append returns to its
  * caller. Calls come from one private thread per sink, never from the caller's thread, and never
  * two at a time for the same sink. A sink may be shared by several logs only if it is thread-safe.
+ * A sink must not append to the log it exports: that append would wait behind the export and the
+ * export would time out.
  *
  * <p><b>Ordering.</b> Within one log handle a sink receives records in strictly increasing
  * sequence order, each sequence number after the previous one with no gap, and the

@@ -12,19 +12,25 @@ import dev.skillgate.audit.AuditStatus;
 import dev.skillgate.audit.ExportedRecord;
 import dev.skillgate.consent.ScriptedApprovalChannel;
 import dev.skillgate.consent.spi.PolicyStore;
+import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.InputType;
 import dev.skillgate.model.OutputLimit;
+import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
 import dev.skillgate.model.Timeout;
+import dev.skillgate.model.ToolClass;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -202,6 +208,49 @@ class AuditSinkEngineTest {
         assertThat(third.status()).as(third.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(sink.acceptedSequences()).containsExactly(1L, 2L, 3L);
         assertContiguous(sink.accepted);
+    }
+
+    @Test
+    void aFirstUseApprovalWhoseExportFailsDoesNotActivateUntilResumed() throws IOException {
+        Support.copySkill(Support.examples().resolve("release-notes"), skills);
+        AgentContext context = AgentContext.of(
+                "example-agent",
+                SemVer.parse("1.5.0"),
+                Set.of(InputType.TEXT, InputType.STRUCTURED_DATA),
+                Set.of(ToolClass.AGENT_NATIVE),
+                PermissionMode.READ_ONLY);
+        AgentId agent = AgentId.of("example-agent-1.5");
+        ProbeAuditSink sink = new ProbeAuditSink("siem");
+        sink.failFrom = 0;
+        SkillGateAdmin admin = admin(sink, Duration.ofSeconds(5));
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext().approveNext();
+        SkillGate gate = gate(builder(channel).admin(admin));
+
+        Activation refused = gate.activate(agent, "release-notes", context);
+        assertThat(refused)
+                .isInstanceOfSatisfying(
+                        Activation.Refused.class,
+                        r -> assertThat(r.reasons())
+                                .extracting(d -> d.code())
+                                .containsExactly(ErrorCode.AUDIT_SINK_FAILED));
+        assertThat(channel.activationRequests()).hasSize(1);
+        assertThat(gate.activate(agent, "release-notes", context)).isInstanceOf(Activation.Refused.class);
+        assertThat(channel.activationRequests())
+                .as("not asked again while halted")
+                .hasSize(1);
+
+        sink.failFrom = -1;
+        assertThat(admin.trust().resumeExport().state()).isEqualTo(AuditState.OK);
+        // The human's approval is on record: after the resume it activates without asking again.
+        assertThat(gate.activate(agent, "release-notes", context))
+                .isInstanceOfSatisfying(
+                        Activation.Activated.class,
+                        a -> assertThat(a.askedNow()).isFalse());
+        assertThat(channel.activationRequests()).hasSize(1);
+        assertThat(sink.accepted)
+                .extracting(r -> r.record().event().getClass().getSimpleName())
+                .containsExactly("Approved");
     }
 
     @Test

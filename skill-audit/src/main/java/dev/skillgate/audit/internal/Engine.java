@@ -129,7 +129,7 @@ public final class Engine implements AutoCloseable {
         this.dir = dir;
         List<SinkSlot> slots = new ArrayList<>();
         for (AuditSink sink : sinks) {
-            slots.add(new SinkSlot(sink, dev.skillgate.audit.AuditLogOptions.checkedName(sink)));
+            slots.add(new SinkSlot(sink, SinkNames.checked(sink)));
         }
         this.sinks = List.copyOf(slots);
         this.sinkTimeoutNanos = sinkTimeout.toNanos();
