@@ -285,6 +285,31 @@ class AuditSinkEngineTest {
     }
 
     @Test
+    void concurrentExecutionsReachTheSinkAsOneContiguousChain() throws IOException {
+        ProbeAuditSink sink = new ProbeAuditSink("siem");
+        SkillGateAdmin admin = admin(sink, Duration.ofSeconds(5));
+        ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty();
+        int runs = 4;
+        for (int i = 0; i < runs; i++) {
+            channel.approveNext();
+        }
+        SkillGate gate = gate(builder(channel).admin(admin));
+        List<PendingExecution> pending = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            pending.add(gate.executeAsync(ExecutionRequest.of(RunId.random(), AGENT, "hello-world", INPUT, workspace)));
+        }
+        for (PendingExecution p : pending) {
+            ExecutionEnvelope env = p.await();
+            assertThat(env.status()).as(env.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            p.settlement().toCompletableFuture().join();
+        }
+        assertThat(sink.attempts).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+        assertContiguous(sink.accepted);
+        admin.close();
+        assertThat(sink.accepted).extracting(ExportedRecord::record).containsExactlyElementsOf(committed());
+    }
+
+    @Test
     void aServiceLoaderProviderIsUsedOnlyWhenNamed() throws IOException {
         ProbeAuditSink.CREATED.clear();
         SkillGate plain =
