@@ -15,4 +15,5 @@ module dev.skillgate.engine {
     exports dev.skillgate.engine;
 
     uses dev.skillgate.runner.ProcessSupervisor;
+    uses dev.skillgate.audit.AuditSink;
 }

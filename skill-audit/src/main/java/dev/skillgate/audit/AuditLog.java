@@ -25,6 +25,10 @@ import java.util.Optional;
  *       point are both durable.
  *   <li>One writer per directory: a second writer (another process, or another handle in this JVM)
  *       gets a read-only handle.
+ *   <li>Every committed record is handed to each configured {@link AuditSink}, in sequence order,
+ *       before the append returns; a sink that fails or times out halts the handle
+ *       ({@link AuditState#EXPORT_HALTED}: nothing trusted, appends refused) until
+ *       {@link #resumeExport()} (decision 0370).
  * </ul>
  *
  * <p>What it does not guarantee: someone who can write the directory as the same user and knows the
@@ -51,7 +55,13 @@ public final class AuditLog implements AutoCloseable {
     /** Opens the log as {@code options} say. Never throws for what is found on disk. */
     public static AuditLog open(AuditLogOptions options) {
         Objects.requireNonNull(options, "options");
-        return new AuditLog(Engine.open(options.directory(), options.clock(), options.readOnly(), options.openWait()));
+        return new AuditLog(Engine.open(
+                options.directory(),
+                options.clock(),
+                options.readOnly(),
+                options.openWait(),
+                options.sinks(),
+                options.sinkTimeout()));
     }
 
     /** Opens the log read-only: no lock is taken and no file is created, changed or repaired. */
@@ -154,6 +164,20 @@ public final class AuditLog implements AutoCloseable {
      */
     public AppendResult repair(String reason) {
         return engine.repair(reason);
+    }
+
+    /**
+     * The operator's answer to {@link AuditState#EXPORT_HALTED}: delivers to each sink, in order, every
+     * committed record it has not acknowledged (read back from the verified log, so the record whose
+     * export failed is delivered again), and, when every sink accepts, lifts the halt: the handle
+     * returns to the state it had and appends are allowed again. When a sink fails again the handle
+     * stays halted with a fresh {@code AUDIT_SINK_FAILED} diagnostic. Does nothing unless halted. Not
+     * itself recorded in the log: it changes no trust decision.
+     *
+     * @return the status afterwards
+     */
+    public AuditStatus resumeExport() {
+        return engine.resumeExport();
     }
 
     /** A checkpoint of the current commit point signed with {@code key}; empty unless the log yields trust. */

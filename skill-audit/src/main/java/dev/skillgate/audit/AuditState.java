@@ -18,5 +18,12 @@ public enum AuditState {
      * Something before the commit point is wrong (or the files cannot be vouched for): nothing is
      * trusted and appends are refused until {@link AuditLog#repair(String)}.
      */
-    DISABLED
+    DISABLED,
+    /**
+     * The committed log verified, but an {@link AuditSink} failed or timed out exporting a committed
+     * record (decision 0370): nothing is trusted and appends are refused ({@code AUDIT_SINK_FAILED})
+     * until {@link AuditLog#resumeExport()} has delivered every record the sinks missed. Lives in this
+     * handle only; the log on disk is unaffected.
+     */
+    EXPORT_HALTED
 }

@@ -1,5 +1,7 @@
 package dev.skillgate.engine;
 
+import dev.skillgate.audit.AuditLogOptions;
+import dev.skillgate.audit.AuditSink;
 import dev.skillgate.consent.ExecuteCapability;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.consent.spi.PolicyStore;
@@ -250,8 +252,51 @@ public final class SkillGate implements AutoCloseable {
         private String namespace;
         private CredentialBroker credentialBroker;
         private SignatureChecker signatureChecker;
+        private final List<AuditSink> auditSinks = new ArrayList<>();
+        private final List<String> auditSinkProviders = new ArrayList<>();
+        private Duration auditSinkTimeout;
 
         private Builder() {}
+
+        /**
+         * Adds an export of the audit log: the sink receives every record the gate's audit log commits,
+         * in sequence order (see {@link AuditSink}). Several sinks are allowed (distinct names, at most
+         * {@value AuditLogOptions#MAX_SINKS}). A sink that throws or exceeds {@link #auditSinkTimeout}
+         * halts the log fail-closed (decision 0370): the step it was recording and everything after it
+         * is refused with {@code AUDIT_SINK_FAILED}. With the gate's private admin nothing can resume
+         * the export but a restart; a host that wants {@link TrustAdmin#resumeExport()} opens its own
+         * admin with {@link SkillGateAdmin#open(Path, PolicyStore, AuditLogOptions)} and passes it to
+         * {@link #admin}. Not allowed together with {@link #admin} (set sinks on the admin's options).
+         */
+        public Builder auditSink(AuditSink sink) {
+            auditSinks.add(Objects.requireNonNull(sink, "sink"));
+            return this;
+        }
+
+        /**
+         * Opts in to the {@link java.util.ServiceLoader} provider of {@link AuditSink} whose
+         * {@link AuditSink#name()} is {@code name}, used like {@link #auditSink}. Providers are never
+         * used unless named here: a jar on the path does not get the trust log by being there. Each
+         * name must match exactly one provider; none, or several (load order never decides), make
+         * {@link #build()} throw.
+         */
+        public Builder auditSinkProvider(String name) {
+            Objects.requireNonNull(name, "name");
+            if (!AuditSink.NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("an audit sink name is 1-64 of [a-z0-9.-]");
+            }
+            auditSinkProviders.add(name);
+            return this;
+        }
+
+        /**
+         * How long one export to an audit sink may take before it counts as a failure (default
+         * {@link AuditLogOptions#DEFAULT_SINK_TIMEOUT}, 1 ms to 60 s).
+         */
+        public Builder auditSinkTimeout(Duration timeout) {
+            this.auditSinkTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
 
         /**
          * The agent context skills' trust contracts are checked against when a request carries none.
@@ -388,6 +433,20 @@ public final class SkillGate implements AutoCloseable {
             if (admin != null && !admin.dataDirectory().equals(dataDirectory)) {
                 throw new IllegalStateException("the admin keeps its state in another data directory");
             }
+            boolean exporting = !auditSinks.isEmpty() || !auditSinkProviders.isEmpty() || auditSinkTimeout != null;
+            if (admin != null && exporting) {
+                throw new IllegalStateException(
+                        "the admin owns the audit log: set audit sinks on its AuditLogOptions, not on the gate");
+            }
+            List<AuditSink> sinks = new ArrayList<>(auditSinks);
+            sinks.addAll(providedAuditSinks(auditSinkProviders));
+            AuditLogOptions.Builder auditOptions = AuditLogOptions.builder(SkillGateAdmin.auditDirectory(dataDirectory))
+                    .sinks(sinks);
+            if (auditSinkTimeout != null) {
+                auditOptions.sinkTimeout(auditSinkTimeout);
+            }
+            // Checked before anything is created: bad names, duplicates, bounds.
+            AuditLogOptions audit = auditOptions.build();
             try {
                 createPrivateDirectory(dataDirectory);
             } catch (IOException e) {
@@ -395,9 +454,12 @@ public final class SkillGate implements AutoCloseable {
             }
             boolean owns = admin == null;
             SkillGateAdmin effectiveAdmin = owns
-                    ? (policyStore == null
-                            ? SkillGateAdmin.open(dataDirectory)
-                            : SkillGateAdmin.open(dataDirectory, policyStore))
+                    ? SkillGateAdmin.open(
+                            dataDirectory,
+                            policyStore == null
+                                    ? PolicyStore.privateFile(dataDirectory.resolve("policy"))
+                                    : policyStore,
+                            audit)
                     : admin;
             ExecuteCapability capability = effectiveAdmin.grantEngineCapability();
             Optional<ProcessSupervisor> explicit = Optional.ofNullable(supervisor);
@@ -439,6 +501,53 @@ public final class SkillGate implements AutoCloseable {
 
         /** Most ServiceLoader providers looked at. */
         private static final int MAX_PROVIDERS = 32;
+
+        /**
+         * The named {@link AuditSink} providers, exactly one per name.
+         *
+         * @throws IllegalStateException when a name matches no provider or several
+         */
+        private static List<AuditSink> providedAuditSinks(List<String> names) {
+            if (names.isEmpty()) {
+                return List.of();
+            }
+            List<AuditSink> found = new ArrayList<>();
+            Iterator<AuditSink> it = ServiceLoader.load(AuditSink.class).iterator();
+            for (int i = 0; i < MAX_PROVIDERS; i++) {
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    found.add(it.next());
+                } catch (ServiceConfigurationError e) {
+                    // A provider that fails to load can never be named; the others still count.
+                }
+            }
+            List<AuditSink> out = new ArrayList<>();
+            for (String name : names) {
+                List<AuditSink> matching = new ArrayList<>();
+                for (AuditSink sink : found) {
+                    String candidate;
+                    try {
+                        candidate = sink.name();
+                    } catch (RuntimeException e) {
+                        continue;
+                    }
+                    if (name.equals(candidate)) {
+                        matching.add(sink);
+                    }
+                }
+                if (matching.isEmpty()) {
+                    throw new IllegalStateException("no AuditSink provider named '" + name + "' is installed");
+                }
+                if (matching.size() > 1) {
+                    throw new IllegalStateException("several AuditSink providers are named '" + name
+                            + "'; load order never decides, so none is used");
+                }
+                out.add(matching.get(0));
+            }
+            return out;
+        }
 
         private static List<ProcessSupervisor> candidates(Path dataDirectory) {
             List<ProcessSupervisor> out = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.skillgate.engine;
 import dev.skillgate.audit.AppendResult;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditLog;
+import dev.skillgate.audit.AuditLogOptions;
 import dev.skillgate.consent.ConsentResult;
 import dev.skillgate.consent.ExecuteCapability;
 import dev.skillgate.consent.ExecutionPolicy;
@@ -62,11 +63,11 @@ public final class SkillGateAdmin implements AutoCloseable {
     private final TrustAdmin trust;
     private final WorkflowPlans plans = new WorkflowPlans();
 
-    private SkillGateAdmin(Path dataDirectory, PolicyStore store) {
+    private SkillGateAdmin(Path dataDirectory, PolicyStore store, AuditLogOptions auditOptions) {
         this.dataDirectory = dataDirectory;
         this.policy = PolicyAdmin.open(store);
         // Never throws for what is on disk; a damaged log disables trust and refuses appends.
-        this.audit = AuditLog.open(dataDirectory.resolve("audit"));
+        this.audit = AuditLog.open(auditOptions);
         this.trust = new TrustAdmin(audit);
     }
 
@@ -76,13 +77,48 @@ public final class SkillGateAdmin implements AutoCloseable {
      */
     public static SkillGateAdmin open(Path dataDirectory) {
         Path dir = checkedDataDirectory(dataDirectory);
-        return new SkillGateAdmin(dir, PolicyStore.privateFile(dir.resolve("policy")));
+        return new SkillGateAdmin(
+                dir,
+                PolicyStore.privateFile(dir.resolve("policy")),
+                AuditLogOptions.builder(auditDirectory(dir)).build());
     }
 
     /** An admin over {@code dataDirectory} with a host-supplied policy store. */
     public static SkillGateAdmin open(Path dataDirectory, PolicyStore store) {
         Objects.requireNonNull(store, "store");
-        return new SkillGateAdmin(checkedDataDirectory(dataDirectory), store);
+        Path dir = checkedDataDirectory(dataDirectory);
+        return new SkillGateAdmin(
+                dir, store, AuditLogOptions.builder(auditDirectory(dir)).build());
+    }
+
+    /**
+     * An admin over {@code dataDirectory} whose audit log is opened with {@code audit}: typically to
+     * add {@link dev.skillgate.audit.AuditSink}s that receive every committed record
+     * ({@code AuditLogOptions.builder(SkillGateAdmin.auditDirectory(dir)).sink(siem).build()}). The
+     * options must name this data directory's audit directory and be writable. A sink that fails
+     * halts the log (decision 0370): nothing is trusted and nothing runs until
+     * {@link TrustAdmin#resumeExport()} succeeds.
+     *
+     * @param store the policy store ({@code PolicyStore.privateFile(dataDirectory.resolve("policy"))}
+     *     is the default one)
+     * @throws IllegalArgumentException when the options name another directory or are read-only
+     */
+    public static SkillGateAdmin open(Path dataDirectory, PolicyStore store, AuditLogOptions audit) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(audit, "audit");
+        Path dir = checkedDataDirectory(dataDirectory);
+        if (!audit.directory().toAbsolutePath().normalize().equals(auditDirectory(dir))) {
+            throw new IllegalArgumentException("the audit options must name " + auditDirectory(dir));
+        }
+        if (audit.readOnly()) {
+            throw new IllegalArgumentException("the admin's audit log must be writable");
+        }
+        return new SkillGateAdmin(dir, store, audit);
+    }
+
+    /** The audit log's directory inside {@code dataDirectory} ({@code dataDirectory/audit}). */
+    public static Path auditDirectory(Path dataDirectory) {
+        return checkedDataDirectory(dataDirectory).resolve("audit");
     }
 
     static Path checkedDataDirectory(Path dataDirectory) {

@@ -50,6 +50,17 @@ public final class TrustAdmin {
     }
 
     /**
+     * The operator's answer to an export halt ({@code EXPORT_HALTED}, {@code AUDIT_SINK_FAILED}):
+     * delivers every committed record the audit sinks missed and, when all accept, lifts the halt
+     * (see {@link AuditLog#resumeExport()}).
+     *
+     * @return the audit log's status afterwards
+     */
+    public AuditStatus resumeExport() {
+        return log.resumeExport();
+    }
+
+    /**
      * The audited operator action that ends a disabled log; every earlier approval is gone and must
      * be made again.
      */

@@ -509,6 +509,13 @@ public enum ErrorCode {
     AUDIT_CHECKPOINT_FORMAT(ErrorGroup.AUDIT, "The checkpoint file is malformed."),
     /** A repair was requested for an audit log that is not disabled. */
     AUDIT_REPAIR_NOT_NEEDED(ErrorGroup.AUDIT, "A repair was requested for an audit log that is not disabled."),
+    /**
+     * An audit sink failed or timed out exporting a committed record; trust is off and appends are
+     * refused until the export resumes.
+     */
+    AUDIT_SINK_FAILED(
+            ErrorGroup.AUDIT,
+            "An audit sink failed or timed out exporting a committed record; trust is off and appends are refused until the export resumes."),
     /** No trust decision exists for this scope. */
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */

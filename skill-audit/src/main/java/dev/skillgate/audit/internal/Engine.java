@@ -3,12 +3,14 @@ package dev.skillgate.audit.internal;
 import dev.skillgate.audit.AppendResult;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditRecord;
+import dev.skillgate.audit.AuditSink;
 import dev.skillgate.audit.AuditState;
 import dev.skillgate.audit.AuditStatus;
 import dev.skillgate.audit.Checkpoint;
 import dev.skillgate.audit.CheckpointKey;
 import dev.skillgate.audit.CheckpointPublicKey;
 import dev.skillgate.audit.CheckpointVerification;
+import dev.skillgate.audit.ExportedRecord;
 import dev.skillgate.audit.TrustDecision;
 import dev.skillgate.audit.TrustScope;
 import dev.skillgate.model.Diagnostic;
@@ -43,6 +45,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -99,6 +102,8 @@ public final class Engine implements AutoCloseable {
     private volatile Thread workerThread;
     private final Future<?> ready;
     private final Set<ScopeKey> revokedInMemory = ConcurrentHashMap.newKeySet();
+    private final List<SinkSlot> sinks;
+    private final long sinkTimeoutNanos;
 
     // Worker-confined state.
     private Object registryKey;
@@ -110,6 +115,9 @@ public final class Engine implements AutoCloseable {
     private ErrorCode disabledCause = ErrorCode.AUDIT_CORRUPT;
     private long disabledFirstBad = -1;
     private String directoryProblem;
+    private Instant lastRecordedAt;
+    /** The view to return to when an export halt is lifted; null while exports are not halted. */
+    private View beforeHalt;
 
     private volatile View view;
     private volatile boolean closed;
@@ -117,8 +125,14 @@ public final class Engine implements AutoCloseable {
     /** The published state: immutable apart from the trust table, which only the worker mutates. */
     private record View(AuditStatus status, TrustTable trust, Head head, Diagnostic readOnlyReason) {}
 
-    private Engine(Path dir, Clock clock, boolean readOnly, FileOps ops) {
+    private Engine(Path dir, Clock clock, boolean readOnly, FileOps ops, List<AuditSink> sinks, Duration sinkTimeout) {
         this.dir = dir;
+        List<SinkSlot> slots = new ArrayList<>();
+        for (AuditSink sink : sinks) {
+            slots.add(new SinkSlot(sink, SinkNames.checked(sink)));
+        }
+        this.sinks = List.copyOf(slots);
+        this.sinkTimeoutNanos = sinkTimeout.toNanos();
         this.clock = clock;
         this.readOnlyRequested = readOnly;
         this.ops = ops;
@@ -142,7 +156,12 @@ public final class Engine implements AutoCloseable {
                 new TrustTable(),
                 null,
                 Diagnostic.error(ErrorCode.AUDIT_VERIFYING, "", "the audit log is still being verified"));
-        this.ready = worker.submit(this::initialize);
+        this.ready = worker.submit(() -> {
+            initialize();
+            // Nothing is replayed at open: each sink starts with the next record this handle commits.
+            long committed = head == null ? 0 : head.sequence();
+            this.sinks.forEach(slot -> slot.exportedThrough = committed);
+        });
     }
 
     /**
@@ -155,11 +174,34 @@ public final class Engine implements AutoCloseable {
         return open(dir, clock, readOnly, wait, FileOps.REAL);
     }
 
+    /**
+     * Opens the log with sinks that receive every record this handle commits.
+     *
+     * @param sinkTimeout how long one export may take before it counts as a failure
+     */
+    public static Engine open(
+            Path dir, Clock clock, boolean readOnly, Duration wait, List<AuditSink> sinks, Duration sinkTimeout) {
+        return open(dir, clock, readOnly, wait, FileOps.REAL, sinks, sinkTimeout);
+    }
+
     static Engine open(Path dir, Clock clock, boolean readOnly, Duration wait, FileOps ops) {
+        return open(dir, clock, readOnly, wait, ops, List.of(), Duration.ofSeconds(5));
+    }
+
+    static Engine open(
+            Path dir,
+            Clock clock,
+            boolean readOnly,
+            Duration wait,
+            FileOps ops,
+            List<AuditSink> sinks,
+            Duration sinkTimeout) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(wait, "wait");
-        Engine engine = new Engine(dir.toAbsolutePath().normalize(), clock, readOnly, ops);
+        Objects.requireNonNull(sinkTimeout, "sinkTimeout");
+        Engine engine =
+                new Engine(dir.toAbsolutePath().normalize(), clock, readOnly, ops, List.copyOf(sinks), sinkTimeout);
         engine.awaitReady(wait);
         return engine;
     }
@@ -320,6 +362,12 @@ public final class Engine implements AutoCloseable {
         }
         closed = true;
         worker.shutdown();
+        sinks.forEach(slot -> slot.executor.shutdownNow());
+    }
+
+    /** Delivers what the sinks missed and, when all accept, lifts an export halt. */
+    public AuditStatus resumeExport() {
+        return submit(this::doResume);
     }
 
     // ------------------------------------------------------------------ test hooks
@@ -662,6 +710,7 @@ public final class Engine implements AutoCloseable {
         LogScanner.Result r = LogScanner.scan(Source.of(log), h, null);
         trust = r.trust;
         verifiedSequence = r.verifiedSequence;
+        lastRecordedAt = r.lastRecordedAt;
         if (r.problem != null) {
             publishDisabled(r.problem.code(), LOG, r.problem.firstBadSequence(), r.problem.reason(), h, notes);
             return;
@@ -697,6 +746,7 @@ public final class Engine implements AutoCloseable {
                         head = next;
                         LogScanner.apply(trust, seq, d);
                         verifiedSequence = seq;
+                        lastRecordedAt = d.recordedAt();
                         notes.add(
                                 0,
                                 Diagnostic.warning(
@@ -1031,7 +1081,8 @@ public final class Engine implements AutoCloseable {
         }
         RecordType type = Payloads.typeOf(event);
         long seq = head.sequence() + 1;
-        byte[] frame = Frames.frame(seq, type, payload, head.tip());
+        byte[] previousTip = head.tip();
+        byte[] frame = Frames.frame(seq, type, payload, previousTip);
         byte[] hash = Frames.storedHash(frame);
         Head next = new Head(head.logId(), seq, hash, head.length() + frame.length);
         try {
@@ -1048,12 +1099,22 @@ public final class Engine implements AutoCloseable {
                     "an append of seq " + seq + " failed (" + e.getClass().getSimpleName()
                             + "); it is not acknowledged");
             recoverAfterFault(failure);
+            if (view.status().writable()) {
+                // The recovery may have re-committed the failed frame (a trailing revocation).
+                exportCommitted(null);
+            }
             return new AppendResult.Failed(failure);
         }
         head = next;
         verifiedSequence = seq;
+        boolean regression = lastRecordedAt != null && at.isBefore(lastRecordedAt);
+        lastRecordedAt = at;
         LogScanner.apply(trust, seq, Payloads.Decoded.of(at, event));
         publish(v.status().state(), true, v.status().diagnostics(), null);
+        exportCommitted(new ExportedRecord(
+                next.logIdHex(),
+                Sha256Digest.of(previousTip),
+                new AuditRecord(seq, at, regression, event, Sha256Digest.of(hash))));
         return new AppendResult.Committed(seq, Sha256Digest.of(hash));
     }
 
@@ -1097,6 +1158,198 @@ public final class Engine implements AutoCloseable {
                 false,
                 d,
                 io);
+    }
+
+    // ------------------------------------------------------------------ export (decision 0370)
+
+    /** One configured sink: its own thread, and the last sequence number it acknowledged. */
+    private static final class SinkSlot {
+        private static final AtomicInteger SINK_THREADS = new AtomicInteger();
+        final AuditSink sink;
+        final String name;
+        /** Replaced after a timeout, so a hung call never blocks the next export. */
+        volatile ExecutorService executor;
+        /** Worker-confined. */
+        long exportedThrough;
+
+        SinkSlot(AuditSink sink, String name) {
+            this.sink = sink;
+            this.name = name;
+            this.executor = newExecutor();
+        }
+
+        private ExecutorService newExecutor() {
+            return Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "skillgate-audit-sink-" + name + "-" + SINK_THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+
+        void abandonThread() {
+            ExecutorService old = executor;
+            executor = newExecutor();
+            old.shutdownNow();
+        }
+    }
+
+    /**
+     * Hands every committed record a sink has not acknowledged to it, in order, each call bounded by
+     * the sink timeout. The just-committed record is handed over from memory; anything older (after a
+     * fault recovery or a halt) is read back from the verified log. Any failure halts the handle.
+     *
+     * @param justCommitted the record this task committed, or null
+     */
+    private void exportCommitted(ExportedRecord justCommitted) {
+        if (beforeHalt == null) {
+            exportPending(justCommitted);
+        }
+    }
+
+    /** Returns whether every sink acknowledged everything committed; halts when not. */
+    private boolean exportPending(ExportedRecord justCommitted) {
+        if (sinks.isEmpty() || head == null) {
+            return true;
+        }
+        long through = head.sequence();
+        List<String> failures = new ArrayList<>();
+        List<ExportedRecord> backlog = null;
+        for (SinkSlot slot : sinks) {
+            if (slot.exportedThrough >= through) {
+                continue;
+            }
+            List<ExportedRecord> todo;
+            if (justCommitted != null && justCommitted.sequence() == through && slot.exportedThrough == through - 1) {
+                todo = List.of(justCommitted);
+            } else {
+                if (backlog == null) {
+                    long from = through;
+                    for (SinkSlot s : sinks) {
+                        from = Math.min(from, s.exportedThrough);
+                    }
+                    backlog = readBacklog(from);
+                }
+                todo = new ArrayList<>();
+                for (ExportedRecord r : backlog) {
+                    if (r.sequence() > slot.exportedThrough) {
+                        todo.add(r);
+                    }
+                }
+                if (todo.isEmpty() || todo.get(todo.size() - 1).sequence() != through) {
+                    failures.add("the committed records after seq " + slot.exportedThrough
+                            + " could not be read back for export to sink '" + slot.name + "'");
+                    continue;
+                }
+            }
+            for (ExportedRecord r : todo) {
+                String failure = deliver(slot, r);
+                if (failure != null) {
+                    failures.add("the export of seq " + r.sequence() + " to sink '" + slot.name + "' " + failure
+                            + "; the record is committed locally and is delivered again by resumeExport");
+                    break;
+                }
+                slot.exportedThrough = r.sequence();
+            }
+        }
+        if (!failures.isEmpty()) {
+            halt(failures);
+            return false;
+        }
+        return true;
+    }
+
+    /** The verified committed records after {@code after}, with their previous chain hashes. */
+    private List<ExportedRecord> readBacklog(long after) {
+        Head h = head;
+        List<ExportedRecord> out = new ArrayList<>();
+        byte[][] previous = {Frames.genesis(h.logId())};
+        try (FileChannel ch = FileChannel.open(dir.resolve(LOG), READ_NOFOLLOW)) {
+            LogScanner.scan(Source.of(ch), h, (seq, end, type, decoded, hash, regression) -> {
+                if (seq > after) {
+                    out.add(new ExportedRecord(
+                            h.logIdHex(),
+                            Sha256Digest.of(previous[0]),
+                            new AuditRecord(
+                                    seq, decoded.recordedAt(), regression, decoded.event(), Sha256Digest.of(hash))));
+                }
+                previous[0] = hash;
+                return true;
+            });
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+        return out;
+    }
+
+    /** Calls the sink on its own thread, bounded; null when it accepted, else why not (input-free). */
+    private String deliver(SinkSlot slot, ExportedRecord record) {
+        Future<Void> f;
+        try {
+            f = slot.executor.submit(() -> {
+                slot.sink.export(record);
+                return null;
+            });
+        } catch (RejectedExecutionException e) {
+            return "could not be started";
+        }
+        try {
+            f.get(sinkTimeoutNanos, TimeUnit.NANOSECONDS);
+            return null;
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            slot.abandonThread();
+            return "did not return within " + TimeUnit.NANOSECONDS.toMillis(sinkTimeoutNanos) + " ms";
+        } catch (ExecutionException e) {
+            return "failed (" + e.getCause().getClass().getSimpleName() + ")";
+        } catch (CancellationException e) {
+            return "was cancelled";
+        } catch (InterruptedException e) {
+            // Only a stray interrupt reaches this thread; the worker clears it before each task.
+            f.cancel(true);
+            slot.abandonThread();
+            return "was interrupted";
+        }
+    }
+
+    /** Publishes {@link AuditState#EXPORT_HALTED}: nothing trusted, appends refused. */
+    private void halt(List<String> failures) {
+        if (beforeHalt == null) {
+            beforeHalt = view;
+        }
+        View before = beforeHalt;
+        List<Diagnostic> d = new ArrayList<>();
+        for (String f : failures) {
+            d.add(Diagnostic.error(ErrorCode.AUDIT_SINK_FAILED, "", f));
+        }
+        d.add(Diagnostic.error(
+                ErrorCode.AUDIT_SINK_FAILED,
+                "",
+                "nothing is trusted and appends are refused until the export resumes (an operator's resumeExport)"));
+        d.addAll(before.status().diagnostics());
+        view = new View(
+                new AuditStatus(
+                        AuditState.EXPORT_HALTED,
+                        false,
+                        before.status().committedSequence(),
+                        before.status().logId(),
+                        OptionalLong.empty(),
+                        d),
+                before.trust(),
+                before.head(),
+                d.get(0));
+    }
+
+    private AuditStatus doResume() {
+        if (beforeHalt == null) {
+            return view.status();
+        }
+        View restore = beforeHalt;
+        if (!exportPending(null)) {
+            return view.status();
+        }
+        beforeHalt = null;
+        view = restore;
+        return view.status();
     }
 
     // ------------------------------------------------------------------ repair
@@ -1170,6 +1423,7 @@ public final class Engine implements AutoCloseable {
             trust = new TrustTable();
             verifiedSequence = 1;
             disabledFirstBad = -1;
+            lastRecordedAt = at;
             publish(
                     AuditState.OK,
                     true,
@@ -1178,6 +1432,12 @@ public final class Engine implements AutoCloseable {
                             "",
                             "repaired: a new log was started; the old files are kept in " + evidenceName)),
                     null);
+            // A new log: every sink starts again at its first record.
+            sinks.forEach(slot -> slot.exportedThrough = 0);
+            exportCommitted(new ExportedRecord(
+                    h.logIdHex(),
+                    Sha256Digest.of(Frames.genesis(newId)),
+                    new AuditRecord(1, at, false, event, Sha256Digest.of(Frames.storedHash(frame)))));
             return new AppendResult.Committed(1, Sha256Digest.of(Frames.storedHash(frame)));
         } catch (IOException | RuntimeException e) {
             Diagnostic io = Diagnostic.error(

@@ -42,7 +42,7 @@ public final class AuditTrail implements Trail {
     @Override
     public Optional<Diagnostic> consumed(ConsumedGrant grant) {
         ConsentBinding b = grant.binding();
-        return problem(log.recordConsumption(new AuditEvent.Consumed(b.run(), b.agent(), b.revision(), b.digest())));
+        return granting(log.recordConsumption(new AuditEvent.Consumed(b.run(), b.agent(), b.revision(), b.digest())));
     }
 
     @Override
@@ -84,35 +84,35 @@ public final class AuditTrail implements Trail {
 
     @Override
     public Optional<Diagnostic> approve(dev.skillgate.audit.TrustScope scope) {
-        return problem(log.approve(scope));
+        return granting(log.approve(scope));
     }
 
     @Override
     public Optional<Diagnostic> stepConsumed(WorkflowStepGrant grant, Sha256Digest plan) {
         ConsentBinding b = grant.binding();
-        return guarded(() -> log.recordPlanStep(
-                new AuditEvent.PlanStepConsumed(b.run(), b.agent(), b.revision(), b.digest(), plan, grant.step())));
+        return guarded(() -> granting(log.recordPlanStep(
+                new AuditEvent.PlanStepConsumed(b.run(), b.agent(), b.revision(), b.digest(), plan, grant.step()))));
     }
 
     @Override
     public Optional<Diagnostic> planApproved(WorkflowPlan plan, Sha256Digest digest) {
-        return guarded(() -> log.recordPlanApproval(new AuditEvent.PlanApproved(
+        return guarded(() -> granting(log.recordPlanApproval(new AuditEvent.PlanApproved(
                 plan.run(),
                 plan.agent(),
                 ExecutionScope.workspaceDigest(plan.workspace()),
                 digest,
-                plan.steps().size())));
+                plan.steps().size()))));
     }
 
     @Override
     public Optional<Diagnostic> settled(AuditEvent.Settled record) {
-        return guarded(() -> log.recordSettlement(record));
+        return guarded(() -> problem(log.recordSettlement(record)));
     }
 
     /** Appends, turning a closed log into a diagnostic instead of an exception. */
-    private static Optional<Diagnostic> guarded(java.util.function.Supplier<AppendResult> append) {
+    private static Optional<Diagnostic> guarded(java.util.function.Supplier<Optional<Diagnostic>> append) {
         try {
-            return problem(append.get());
+            return append.get();
         } catch (IllegalStateException e) {
             return Optional.of(Diagnostic.error(ErrorCode.AUDIT_LOCKED, "", "the audit log is closed"));
         }
@@ -188,6 +188,24 @@ public final class AuditTrail implements Trail {
                     .append('\n');
         }
         return Sha256Digest.hash(text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * For a record that lets something proceed (a consumed grant, an approval, a plan or one of its
+     * steps): committed is not enough when the log halted while exporting it (decision 0370). The
+     * record stays committed locally; what it would have allowed is refused, like everything after
+     * it until the export resumes.
+     */
+    private Optional<Diagnostic> granting(AppendResult result) {
+        Optional<Diagnostic> p = problem(result);
+        if (p.isPresent() || log.status().state() != AuditState.EXPORT_HALTED) {
+            return p;
+        }
+        return Optional.of(Diagnostic.error(
+                ErrorCode.AUDIT_SINK_FAILED,
+                "",
+                "the record is committed locally but an audit sink did not accept it; nothing proceeds until"
+                        + " the export resumes"));
     }
 
     static Optional<Diagnostic> problem(AppendResult result) {
