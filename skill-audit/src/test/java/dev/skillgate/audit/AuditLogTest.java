@@ -258,6 +258,18 @@ class AuditLogTest {
     }
 
     @Test
+    void aLogThatCannotBeLookedUpIsNeverReportedAsNoLog() throws Exception {
+        // Only "no such file" means "no log yet"; a directory that cannot be looked up (here its
+        // parent is a file; as a non-root user also permission denied) disables trust instead.
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        try (AuditLog log = AuditLog.openReadOnly(file.resolve("audit"))) {
+            assertThat(log.status().state()).isEqualTo(AuditState.DISABLED);
+            assertThat(log.status().diagnostics()).extracting(d -> d.code()).contains(ErrorCode.AUDIT_IO);
+        }
+        assertThat(Files.readString(file)).isEqualTo("x");
+    }
+
+    @Test
     void readOnlyHandlesChangeNothing() throws Exception {
         Path dir = tmp.resolve("audit");
         try (AuditLog log = AuditLog.openReadOnly(dir)) {

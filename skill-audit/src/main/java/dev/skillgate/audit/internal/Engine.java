@@ -26,6 +26,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -896,8 +897,22 @@ public final class Engine implements AutoCloseable {
 
     // ------------------------------------------------------------------ read-only open
 
+    /**
+     * Whether {@code p} exists (a link counts, as itself). Only "no such file" means absent: a path
+     * that cannot be looked up (permission denied, a parent that is not a directory) throws, so a
+     * log that is merely unreachable is never reported as no log at all.
+     */
+    private static boolean present(Path p) throws IOException {
+        try {
+            Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return true;
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+    }
+
     private void initReadOnly(List<Diagnostic> notes) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(dir)) {
+        if (!present(dir)) {
             notes.add(Diagnostic.info(ErrorCode.AUDIT_VERIFYING, "", "no audit log exists yet; nothing is trusted"));
             publish(AuditState.OK, false, notes, readOnlyReason(notes));
             return;
@@ -940,8 +955,8 @@ public final class Engine implements AutoCloseable {
                         n);
                 return;
             }
-            boolean logExists = Files.exists(logP, LinkOption.NOFOLLOW_LINKS);
-            if (!Files.exists(headP, LinkOption.NOFOLLOW_LINKS)) {
+            boolean logExists = present(logP);
+            if (!present(headP)) {
                 if (!logExists || Files.size(logP) <= Frames.HEADER_SIZE) {
                     n.add(Diagnostic.info(
                             ErrorCode.AUDIT_VERIFYING, "", "no audit log exists yet; nothing is trusted"));
