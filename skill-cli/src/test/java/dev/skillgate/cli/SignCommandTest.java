@@ -409,6 +409,14 @@ class SignCommandTest {
                 .isEqualTo(1);
         assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("READ_NOT_REGULAR");
         assertThat(dir.resolve(SIG)).isDirectory();
+
+        // A skill directory that is itself a link is refused by the capture, as verify-signature refuses it.
+        Path real = skill("real", "signed");
+        Path linked = Files.createSymbolicLink(root.resolve("linked"), real);
+        assertThat(run("sign", "--json", linked.toString(), "--key", key.toString()))
+                .isEqualTo(1);
+        assertThat(json().get("signed").booleanValue()).isFalse();
+        assertThat(real.resolve(SIG)).doesNotExist();
     }
 
     @Test

@@ -20,8 +20,8 @@ import org.bouncycastle.crypto.util.OpenSSHPrivateKeyUtil;
  * (for blobs) Bouncy Castle's own parser must read the same key from the same blob.
  */
 class PrivateKeyFuzzTest {
-    private static final Set<ErrorCode> KEY_CODES = Set.of(
-            ErrorCode.SIGNATURE_KEY_FORMAT, ErrorCode.SIGNATURE_KEY_ENCRYPTED, ErrorCode.SIGNATURE_ALGORITHM);
+    private static final Set<ErrorCode> KEY_CODES =
+            Set.of(ErrorCode.SIGNATURE_KEY_FORMAT, ErrorCode.SIGNATURE_KEY_ENCRYPTED, ErrorCode.SIGNATURE_ALGORITHM);
     private static final byte[] MESSAGE = "skillgate fuzz".getBytes(StandardCharsets.US_ASCII);
 
     @FuzzTest(maxDuration = "30s")

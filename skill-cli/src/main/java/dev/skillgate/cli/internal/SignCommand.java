@@ -56,7 +56,7 @@ final class SignCommand implements Command {
 
     @Override
     public String summary() {
-        return "sign a skill's contract and revision with an Ed25519 SSH key (writes skill.contract.sig)";
+        return "sign a skill's contract and revision with an SSH key (writes skill.contract.sig)";
     }
 
     @Override
@@ -103,16 +103,15 @@ final class SignCommand implements Command {
         } catch (InvalidPathException e) {
             throw new UsageException("--key is not a usable path: " + Args.printable(keyArgument));
         }
-        Path realDir;
+        // The directory as given, never resolved: a skill root that is a link fails the capture
+        // (exit 1), exactly as for verify-signature, before anything is written.
+        Path skillDir;
         BasicFileAttributes dirIdentity;
         try {
-            realDir = dir.toRealPath();
-            dirIdentity = Files.readAttributes(realDir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException e) {
+            skillDir = dir.toAbsolutePath().normalize();
+            dirIdentity = Files.readAttributes(skillDir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | InvalidPathException e) {
             throw new UsageException("the skill directory cannot be examined: " + Args.printable(dir.toString()));
-        }
-        if (!dirIdentity.isDirectory()) {
-            throw new UsageException("not a directory: " + Args.printable(dir.toString()));
         }
         SignatureSigner.Opening opening;
         try {
@@ -131,12 +130,12 @@ final class SignCommand implements Command {
         }
         try (SignatureSigner signer = ((SignatureSigner.Ready) opening).signer()) {
             report.key(signer);
-            return sign(realDir, dirIdentity, signer, options.build(), parsed.has("--force"), report, out, err);
+            return sign(skillDir, dirIdentity, signer, options.build(), parsed.has("--force"), report, out, err);
         }
     }
 
     private static ExitCode sign(
-            Path realDir,
+            Path skillDir,
             BasicFileAttributes dirIdentity,
             SignatureSigner signer,
             InspectOptions options,
@@ -144,7 +143,7 @@ final class SignCommand implements Command {
             Report report,
             PrintStream out,
             PrintStream err) {
-        Inspection inspection = SkillInspector.inspect(realDir, options);
+        Inspection inspection = SkillInspector.inspect(skillDir, options);
         List<Diagnostic> problems = whyNotSignable(inspection);
         if (!problems.isEmpty()) {
             return report.refused(problems, out, err);
@@ -154,7 +153,7 @@ final class SignCommand implements Command {
         SignatureStatement statement =
                 new SignatureStatement(contract.sha256(), inspection.revision().orElseThrow());
         report.statement(statement, contract.contract().origin().publisher().orElseThrow());
-        Path target = realDir.resolve(SignatureVerifier.SIGNATURE_FILE_NAME);
+        Path target = skillDir.resolve(SignatureVerifier.SIGNATURE_FILE_NAME);
         Optional<Diagnostic> occupied;
         boolean replacing;
         try {
@@ -169,7 +168,7 @@ final class SignCommand implements Command {
         }
         byte[] file = signer.signatureFile(statement);
         try {
-            Optional<Diagnostic> lost = write(realDir, dirIdentity, target, file, force);
+            Optional<Diagnostic> lost = write(skillDir, dirIdentity, target, file, force);
             if (lost.isPresent()) {
                 return report.refused(List.of(lost.get()), out, err);
             }
