@@ -350,6 +350,26 @@ public enum ErrorCode {
             ErrorGroup.SIGNATURE,
             "An allowed-signers line uses a feature Skillgate does not support (`cert-authority`,"
                     + " `valid-after`, `valid-before`); the line grants nothing."),
+    /** The private key file for signing is not a well-formed openssh-key-v1 key. */
+    SIGNATURE_KEY_FORMAT(
+            ErrorGroup.SIGNATURE,
+            "The private key file for signing is not a well-formed, single-key `openssh-key-v1` key."),
+    /** The private key for signing is encrypted with a passphrase; only unencrypted keys are read. */
+    SIGNATURE_KEY_ENCRYPTED(
+            ErrorGroup.SIGNATURE,
+            "The private key for signing is encrypted with a passphrase; only unencrypted keys are read."),
+    /** The private key file is accessible by group or others; it is refused as OpenSSH does. */
+    SIGNATURE_KEY_PERMISSIONS(
+            ErrorGroup.SIGNATURE,
+            "The private key file grants permissions to group or others (or they cannot be checked); it is"
+                    + " refused, as OpenSSH refuses it."),
+    /** The bundle has no accepted contract with origin signed, so there is nothing to sign. */
+    SIGNATURE_ORIGIN_UNSIGNED(
+            ErrorGroup.SIGNATURE, "The bundle has no accepted contract whose origin is `signed`, so it is not signed."),
+    /** The bundle already has a signature file and replacing it was not asked for. */
+    SIGNATURE_FILE_EXISTS(
+            ErrorGroup.SIGNATURE,
+            "The bundle already has a `skill.contract.sig` and replacing it was not asked for (`--force`)."),
     // --- CONSENT ---
     /** The human denied the proposal. */
     CONSENT_DENIED(ErrorGroup.CONSENT, "The human denied the proposal."),

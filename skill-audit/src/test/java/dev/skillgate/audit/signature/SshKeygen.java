@@ -39,6 +39,19 @@ final class SshKeygen {
         return key;
     }
 
+    /** Generates a key pair {@code dir/name} whose private key is encrypted with {@code passphrase}. */
+    static Path generateEncrypted(Path dir, String name, String type, String passphrase) throws IOException {
+        Path key = dir.resolve(name);
+        expectSuccess(
+                run(List.of("-q", "-t", type, "-N", passphrase, "-C", name + "@test", "-f", key.toString()), null));
+        return key;
+    }
+
+    /** Whether the real binary is there; tests that need it skip visibly (an assumption) without it. */
+    static boolean present() {
+        return Files.isExecutable(BINARY);
+    }
+
     /** The {@code .pub} line of a generated key. */
     static String publicKey(Path key) throws IOException {
         return Files.readString(Path.of(key + ".pub"), StandardCharsets.US_ASCII)

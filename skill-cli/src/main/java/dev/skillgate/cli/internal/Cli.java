@@ -18,6 +18,7 @@ public final class Cli {
             new InspectCommand(),
             new CheckInputCommand(),
             new VerifySignatureCommand(),
+            new SignCommand(),
             new RunCommand(),
             new AuditCommand(),
             new TrustCommand());

@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads a small host configuration file (the allowed-signers file) without following a link at
+ * Reads a small host file (the allowed-signers file, a signing key) without following a link at
  * the last path component, refusing anything but a regular file and never reading past a bound.
  *
  * <p>Bundle files are read by the inspect module's bounded reader, not by this class. Links in
@@ -39,6 +39,27 @@ public final class BoundedFile {
         BasicFileAttributes before = attributes(path);
         checkKind(before, maxBytes);
         byte[] buffer = new byte[(int) Math.min(before.size(), maxBytes) + 1];
+        try {
+            int filled = fill(path, buffer, maxBytes);
+            if (filled > maxBytes) {
+                throw new Refusal(ErrorCode.READ_TOO_LARGE, "the file exceeds " + maxBytes + " bytes");
+            }
+            BasicFileAttributes after = attributes(path);
+            checkKind(after, maxBytes);
+            if (!Objects.equals(before.fileKey(), after.fileKey())
+                    || before.size() != after.size()
+                    || after.size() != filled
+                    || !before.lastModifiedTime().equals(after.lastModifiedTime())) {
+                throw new Refusal(ErrorCode.READ_IO, "the file changed while it was read");
+            }
+            return Arrays.copyOf(buffer, filled);
+        } finally {
+            // The scratch buffer may hold a private key (SignatureSigner); only the returned copy lives on.
+            Arrays.fill(buffer, (byte) 0);
+        }
+    }
+
+    private static int fill(Path path, byte[] buffer, int maxBytes) throws Refusal, IOException {
         int filled = 0;
         try (SeekableByteChannel channel =
                 Files.newByteChannel(path, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
@@ -55,18 +76,7 @@ public final class BoundedFile {
             checkKind(attributes(path), maxBytes);
             throw e;
         }
-        if (filled > maxBytes) {
-            throw new Refusal(ErrorCode.READ_TOO_LARGE, "the file exceeds " + maxBytes + " bytes");
-        }
-        BasicFileAttributes after = attributes(path);
-        checkKind(after, maxBytes);
-        if (!Objects.equals(before.fileKey(), after.fileKey())
-                || before.size() != after.size()
-                || after.size() != filled
-                || !before.lastModifiedTime().equals(after.lastModifiedTime())) {
-            throw new Refusal(ErrorCode.READ_IO, "the file changed while it was read");
-        }
-        return Arrays.copyOf(buffer, filled);
+        return filled;
     }
 
     private static BasicFileAttributes attributes(Path path) throws Refusal, IOException {

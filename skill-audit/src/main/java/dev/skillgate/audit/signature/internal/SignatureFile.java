@@ -33,8 +33,8 @@ public final class SignatureFile {
     /** The SSHSIG namespace every Skillgate signature uses. */
     public static final String NAMESPACE = "skillgate";
 
-    private static final String BEGIN = "-----BEGIN SSH SIGNATURE-----";
-    private static final String END = "-----END SSH SIGNATURE-----";
+    static final String BEGIN = "-----BEGIN SSH SIGNATURE-----";
+    static final String END = "-----END SSH SIGNATURE-----";
     /** The line width of OpenSSH's armor ({@code sshbuf_dtob64} with wrapping). */
     static final int BASE64_LINE = 70;
 

@@ -12,10 +12,17 @@ import java.util.Arrays;
  */
 final class SshReader {
     private final byte[] data;
+    private final ErrorCode code;
     private int position;
 
     SshReader(byte[] data) {
+        this(data, ErrorCode.SIGNATURE_FORMAT);
+    }
+
+    /** A reader whose refusals carry {@code code} (the private-key parser's own format code). */
+    SshReader(byte[] data, ErrorCode code) {
         this.data = data;
+        this.code = code;
     }
 
     int remaining() {
@@ -24,7 +31,7 @@ final class SshReader {
 
     long readUint32(String what) throws Refusal {
         if (remaining() < 4) {
-            throw new Refusal(ErrorCode.SIGNATURE_FORMAT, "truncated " + what);
+            throw new Refusal(code, "truncated " + what);
         }
         long value = ((data[position] & 0xFFL) << 24)
                 | ((data[position + 1] & 0xFFL) << 16)
@@ -37,14 +44,14 @@ final class SshReader {
     byte[] readString(String what) throws Refusal {
         long length = readUint32(what + " length");
         if (length > remaining()) {
-            throw new Refusal(ErrorCode.SIGNATURE_FORMAT, what + " length exceeds the remaining data");
+            throw new Refusal(code, what + " length exceeds the remaining data");
         }
         return readBytes((int) length, what);
     }
 
     byte[] readBytes(int length, String what) throws Refusal {
         if (length > remaining()) {
-            throw new Refusal(ErrorCode.SIGNATURE_FORMAT, "truncated " + what);
+            throw new Refusal(code, "truncated " + what);
         }
         byte[] out = Arrays.copyOfRange(data, position, position + length);
         position += length;
@@ -53,7 +60,7 @@ final class SshReader {
 
     void requireEnd(String what) throws Refusal {
         if (remaining() != 0) {
-            throw new Refusal(ErrorCode.SIGNATURE_FORMAT, what + " has trailing data");
+            throw new Refusal(code, what + " has trailing data");
         }
     }
 }
