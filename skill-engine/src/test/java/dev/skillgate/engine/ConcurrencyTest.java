@@ -56,9 +56,7 @@ class ConcurrencyTest {
 
     @AfterAll
     void noSurvivors() throws IOException {
-        List<Long> survivors = Support.killSurvivors(marker);
-        Support.deleteTree(base);
-        assertThat(survivors).as("processes left behind").isEmpty();
+        Support.assertNoSurvivors(marker, base);
     }
 
     private SkillGate gate(SkillGateAdmin admin) {

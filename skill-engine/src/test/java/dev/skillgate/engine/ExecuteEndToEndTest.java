@@ -61,7 +61,6 @@ class ExecuteEndToEndTest {
 
     private final String marker = Support.newMarker();
     private Path base;
-    private Path root;
     private Path skills;
     private Path data;
     private Path workspace;
@@ -71,22 +70,19 @@ class ExecuteEndToEndTest {
     @BeforeAll
     void createRoot() throws IOException {
         base = Files.createTempDirectory("skillgate-engine-e2e");
-        root = Support.hostileRoot(base, marker);
     }
 
     @AfterAll
     void noSurvivors() throws IOException {
-        List<Long> survivors = Support.killSurvivors(marker);
-        Support.deleteTree(base);
-        assertThat(survivors).as("processes left behind").isEmpty();
+        Support.assertNoSurvivors(marker, base);
     }
 
     @BeforeEach
     void freshState() throws IOException {
-        Path t = Files.createTempDirectory(root, "t ");
-        skills = Files.createDirectories(t.resolve("skills"));
-        data = t.resolve("data dir");
-        workspace = Files.createDirectories(t.resolve("work space"));
+        Support.TestDirs dirs = Support.freshDirs(base, marker);
+        skills = dirs.skills();
+        data = dirs.data();
+        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
         Bundles.fixtureSkill(skills, "print-env", NodeFixture.PRINT_ENV, 10_000);

@@ -67,17 +67,15 @@ class OutcomeAuditTest {
 
     @AfterAll
     void noSurvivors() throws IOException {
-        List<Long> survivors = Support.killSurvivors(marker);
-        Support.deleteTree(base);
-        assertThat(survivors).as("processes left behind").isEmpty();
+        Support.assertNoSurvivors(marker, base);
     }
 
     @BeforeEach
     void fresh() throws IOException {
-        Path t = Files.createTempDirectory(Support.hostileRoot(base, marker), "t");
-        skills = Files.createDirectories(t.resolve("skills"));
-        data = t.resolve("data");
-        workspace = Files.createDirectories(t.resolve("ws"));
+        Support.TestDirs dirs = Support.freshDirs(base, marker);
+        skills = dirs.skills();
+        data = dirs.data();
+        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
         Bundles.skill(

@@ -60,17 +60,15 @@ class ResolveTest {
 
     @AfterAll
     void noSurvivors() throws IOException {
-        List<Long> survivors = Support.killSurvivors(marker);
-        Support.deleteTree(base);
-        assertThat(survivors).as("processes left behind").isEmpty();
+        Support.assertNoSurvivors(marker, base);
     }
 
     @BeforeEach
     void fresh() throws IOException {
-        Path t = Files.createTempDirectory(Support.hostileRoot(base, marker), "t ");
-        skills = Files.createDirectories(t.resolve("skills"));
-        data = t.resolve("data dir");
-        workspace = Files.createDirectories(t.resolve("work space"));
+        Support.TestDirs dirs = Support.freshDirs(base, marker);
+        skills = dirs.skills();
+        data = dirs.data();
+        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
     }
 

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -50,17 +49,15 @@ class SettlementTest {
 
     @AfterAll
     void noSurvivors() throws IOException {
-        List<Long> survivors = Support.killSurvivors(marker);
-        Support.deleteTree(base);
-        assertThat(survivors).as("processes left behind").isEmpty();
+        Support.assertNoSurvivors(marker, base);
     }
 
     @BeforeEach
     void fresh() throws IOException {
-        Path t = Files.createTempDirectory(Support.hostileRoot(base, marker), "t");
-        skills = Files.createDirectories(t.resolve("skills"));
-        data = t.resolve("data");
-        workspace = Files.createDirectories(t.resolve("ws"));
+        Support.TestDirs dirs = Support.freshDirs(base, marker);
+        skills = dirs.skills();
+        data = dirs.data();
+        workspace = dirs.workspace();
         Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
         Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
         Bundles.fixtureSkill(skills, "sleeper", NodeFixture.SLEEP_PAST_DEADLINE, 30_000);

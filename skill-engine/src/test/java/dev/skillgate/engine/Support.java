@@ -103,6 +103,33 @@ final class Support {
         return out;
     }
 
+    /**
+     * One test's directories, under the class's hostile root: {@code skills/} and {@code work space}
+     * exist (empty), {@code data dir} does not (the engine creates it). The spaces are deliberate.
+     */
+    record TestDirs(Path skills, Path data, Path workspace) {}
+
+    /** Fresh {@link TestDirs} in a new directory below {@link #hostileRoot}{@code (base, marker)}. */
+    static TestDirs freshDirs(Path base, String marker) throws IOException {
+        Path t = Files.createTempDirectory(hostileRoot(base, marker), "t ");
+        return new TestDirs(
+                Files.createDirectories(t.resolve("skills")),
+                t.resolve("data dir"),
+                Files.createDirectories(t.resolve("work space")));
+    }
+
+    /**
+     * The end of every live test class: kills and reports any process that still carries {@code
+     * marker}, deletes {@code base}, and fails when there was a survivor.
+     */
+    static void assertNoSurvivors(String marker, Path base) throws IOException {
+        List<Long> survivors = killSurvivors(marker);
+        deleteTree(base);
+        org.assertj.core.api.Assertions.assertThat(survivors)
+                .as("processes left behind")
+                .isEmpty();
+    }
+
     /** Kills survivors (hygiene) and returns them, so the test can fail. */
     static List<Long> killSurvivors(String marker) {
         List<Long> found = survivors(marker);
