@@ -13,8 +13,6 @@ import dev.skillgate.model.Revision;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.Timeout;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,12 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /** {@code skillgate audit verify|list} and {@code skillgate trust list|revoke} on real logs. */
-class AuditCommandsTest {
+class AuditCommandsTest extends CommandTestSupport {
     @TempDir
     Path data;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private PromptSkillScope skill;
     private ExecutionScope receipt;
 
@@ -59,23 +55,6 @@ class AuditCommandsTest {
             assertThat(log.approve(skill).isCommitted()).isTrue();
             assertThat(log.approve(receipt).isCommitted()).isTrue();
         }
-    }
-
-    private int run(String... args) {
-        out.reset();
-        err.reset();
-        return Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
     }
 
     @SuppressWarnings("unchecked")

@@ -2,9 +2,7 @@ package dev.skillgate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,16 +13,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code skillgate inspect}, {@code check-input} and {@code verify-signature} through {@link
  * Main#run} on real directories, with publisher signatures made by the real {@code ssh-keygen -Y
  * sign} (argument arrays, never a shell).
  */
-class InspectCheckInputAndSignatureCommandTest {
+class InspectCheckInputAndSignatureCommandTest extends CommandTestSupport {
     private static final Path SSH_KEYGEN = Path.of("/usr/bin/ssh-keygen");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String SCHEMAS = "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":"
             + "{\"type\":\"string\",\"minLength\":1}},\"required\":[\"name\"],\"additionalProperties\":false},"
             + "\"outputSchema\":{\"type\":\"object\",\"properties\":{}}";
@@ -32,40 +28,11 @@ class InspectCheckInputAndSignatureCommandTest {
     @TempDir
     Path root;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
     @BeforeEach
     void requireSshKeygen() {
         assertThat(Files.isExecutable(SSH_KEYGEN))
                 .as("these tests need OpenSSH ssh-keygen at %s", SSH_KEYGEN)
                 .isTrue();
-    }
-
-    private int run(String... args) {
-        out.reset();
-        err.reset();
-        return Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
-    private JsonNode json() {
-        return JSON.readTree(stdout());
-    }
-
-    private static Path write(Path file, String content) throws IOException {
-        Files.createDirectories(file.getParent());
-        return Files.writeString(file, content, StandardCharsets.UTF_8);
     }
 
     /** An executable skill {@code name} whose input needs a non-empty {@code name}. */
@@ -103,7 +70,7 @@ class InspectCheckInputAndSignatureCommandTest {
                 .contains("signature: not checked")
                 .contains("not a sandbox");
         assertThat(run("inspect", "--json", sample.toString())).isZero();
-        JsonNode doc = json();
+        JsonNode doc = jsonTree();
         assertThat(doc.get("schema").stringValue()).isEqualTo("skillgate.inspect/1");
         assertThat(doc.get("passes").booleanValue()).isTrue();
         assertThat(doc.get("revision").stringValue()).startsWith("sha256:");
@@ -117,7 +84,7 @@ class InspectCheckInputAndSignatureCommandTest {
         String revision = doc.get("revision").stringValue();
         assertThat(run("inspect", "--json", sample.toAbsolutePath().normalize().toString()))
                 .isZero();
-        assertThat(json().get("revision").stringValue()).isEqualTo(revision);
+        assertThat(jsonTree().get("revision").stringValue()).isEqualTo(revision);
     }
 
     @Test
@@ -125,7 +92,7 @@ class InspectCheckInputAndSignatureCommandTest {
         Path dir = skill("broken");
         write(dir.resolve("execution.json"), "{\"schemaVersion\":1,\"entrypoint\":\"run.py\",\"files\":[\"run.py\"]}");
         assertThat(run("inspect", "--json", dir.toString())).isEqualTo(1);
-        JsonNode doc = json();
+        JsonNode doc = jsonTree();
         assertThat(doc.get("passes").booleanValue()).isFalse();
         assertThat(doc.get("format").get("loadable").booleanValue()).isTrue();
         assertThat(doc.get("manifest").get("status").stringValue()).isEqualTo("rejected");
@@ -166,7 +133,7 @@ class InspectCheckInputAndSignatureCommandTest {
         assertThat(stderr()).contains("VALUE_MIN_LENGTH").contains("/name");
         assertThat(run("check-input", "--json", dir.toString(), "--input", "{\"nom\":1}"))
                 .isEqualTo(1);
-        JsonNode doc = json();
+        JsonNode doc = jsonTree();
         assertThat(doc.get("schema").stringValue()).isEqualTo("skillgate.check-input/1");
         assertThat(doc.get("valid").booleanValue()).isFalse();
         List<String> codes = new ArrayList<>();
@@ -181,7 +148,7 @@ class InspectCheckInputAndSignatureCommandTest {
         Path input = write(root.resolve("inputs/in.json"), "{\"name\":\"Grace\"}");
         assertThat(run("check-input", "--json", dir.toString(), "--input", "@" + input))
                 .isZero();
-        assertThat(json().get("digest").stringValue()).startsWith("sha256:");
+        assertThat(jsonTree().get("digest").stringValue()).startsWith("sha256:");
         Path big = write(root.resolve("inputs/big.json"), "{\"name\":\"" + "x".repeat(70_000) + "\"}");
         assertThat(run("check-input", dir.toString(), "--input", "@" + big)).isEqualTo(1);
         assertThat(stderr()).contains("JSON_TOO_LARGE");
@@ -204,7 +171,7 @@ class InspectCheckInputAndSignatureCommandTest {
         assertThat(stderr()).contains("no input schema").contains("MANIFEST_ABSENT");
         assertThat(run("check-input", "--json", dir.toString(), "--input", "{}"))
                 .isEqualTo(1);
-        assertThat(json().get("schemaAvailable").booleanValue()).isFalse();
+        assertThat(jsonTree().get("schemaAvailable").booleanValue()).isFalse();
         assertThat(run("check-input", dir.toString())).isEqualTo(2);
         assertThat(stderr()).contains("--input is required");
     }
@@ -228,7 +195,7 @@ class InspectCheckInputAndSignatureCommandTest {
     /** The publisher workflow of docs/signatures.md: take the statement from inspect, sign it, cat. */
     private void sign(Path dir, Path key) throws IOException {
         assertThat(run("inspect", "--json", dir.toString())).isIn(0, 1);
-        String statementText = json().get("contract").get("statement").stringValue();
+        String statementText = jsonTree().get("contract").get("statement").stringValue();
         Path statement = write(root.resolve("statement"), statementText);
         Files.deleteIfExists(Path.of(statement + ".sig"));
         ssh("-Y", "sign", "-n", "skillgate", "-f", key.toString(), statement.toString());
@@ -277,7 +244,7 @@ class InspectCheckInputAndSignatureCommandTest {
     }
 
     private String rejectionCode() {
-        return json().get("signature").get("diagnostic").get("code").stringValue();
+        return jsonTree().get("signature").get("diagnostic").get("code").stringValue();
     }
 
     @Test
@@ -298,7 +265,7 @@ class InspectCheckInputAndSignatureCommandTest {
                         "--allowed-signers",
                         s.allowedSigners().toString()))
                 .isZero();
-        JsonNode doc = json();
+        JsonNode doc = jsonTree();
         assertThat(doc.get("schema").stringValue()).isEqualTo("skillgate.verify-signature/1");
         assertThat(doc.get("verified").booleanValue()).isTrue();
         assertThat(doc.get("signature").get("keyFingerprint").stringValue()).startsWith("SHA256:");
@@ -331,7 +298,7 @@ class InspectCheckInputAndSignatureCommandTest {
         Files.write(skillMd, content);
         assertThat(run(verify)).isEqualTo(1);
         assertThat(rejectionCode()).isEqualTo("SIGNATURE_REVISION_MISMATCH");
-        assertThat(json().get("signature").get("diagnostic").get("message").stringValue())
+        assertThat(jsonTree().get("signature").get("diagnostic").get("message").stringValue())
                 .contains("revision");
         content[3] ^= 0x01;
         Files.write(skillMd, content);
@@ -342,7 +309,7 @@ class InspectCheckInputAndSignatureCommandTest {
         Files.writeString(contractFile, original.replace("\"1.0.0\"", "\"1.0.1\""));
         assertThat(run(verify)).isEqualTo(1);
         assertThat(rejectionCode()).isEqualTo("SIGNATURE_REVISION_MISMATCH");
-        assertThat(json().get("signature").get("diagnostic").get("message").stringValue())
+        assertThat(jsonTree().get("signature").get("diagnostic").get("message").stringValue())
                 .contains("contract digest and revision");
         Files.writeString(contractFile, original);
         assertThat(run(verify)).isZero();

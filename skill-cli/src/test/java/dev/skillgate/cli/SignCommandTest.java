@@ -3,9 +3,7 @@ package dev.skillgate.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,7 +18,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code skillgate sign} through {@link Main#run} on real directories with keys made by the real
@@ -28,47 +25,17 @@ import tools.jackson.databind.json.JsonMapper;
  * -Y verify}; every unusable key, unsignable bundle and occupied signature name is refused with its
  * code, and then nothing is written. Skipped (visibly) where {@code ssh-keygen} is missing.
  */
-class SignCommandTest {
+class SignCommandTest extends CommandTestSupport {
     private static final Path SSH_KEYGEN = Path.of("/usr/bin/ssh-keygen");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String PUBLISHER = "alice@example.com";
     private static final String SIG = "skill.contract.sig";
 
     @TempDir
     Path root;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
     @BeforeEach
     void needsSshKeygen() {
         assumeTrue(Files.isExecutable(SSH_KEYGEN), "ssh-keygen is not installed at " + SSH_KEYGEN + "; skipped");
-    }
-
-    private int run(String... args) {
-        out.reset();
-        err.reset();
-        return Main.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
-    private JsonNode json() {
-        return JSON.readTree(stdout());
-    }
-
-    private static Path write(Path file, String content) throws IOException {
-        Files.createDirectories(file.getParent());
-        return Files.writeString(file, content, StandardCharsets.UTF_8);
     }
 
     private Path skill(String name, String origin) throws IOException {
@@ -144,13 +111,13 @@ class SignCommandTest {
 
     private String revision(Path dir) {
         assertThat(run("inspect", "--json", dir.toString())).isIn(0, 1);
-        return json().get("revision").stringValue();
+        return jsonTree().get("revision").stringValue();
     }
 
     private String verifyCode(Path dir, Path allowed) {
         assertThat(run("verify-signature", "--json", dir.toString(), "--allowed-signers", allowed.toString()))
                 .isEqualTo(1);
-        return json().get("signature").get("diagnostic").get("code").stringValue();
+        return jsonTree().get("signature").get("diagnostic").get("code").stringValue();
     }
 
     @Test
@@ -209,12 +176,12 @@ class SignCommandTest {
         Path dir = skill("greet", "signed");
         Path key = key("publisher");
         assertThat(run("inspect", "--json", dir.toString())).isIn(0, 1);
-        String statement = json().get("contract").get("statement").stringValue();
+        String statement = jsonTree().get("contract").get("statement").stringValue();
 
         assertThat(run("sign", "--json", dir.toString(), "--key=" + key))
                 .as(stderr())
                 .isZero();
-        JsonNode doc = json();
+        JsonNode doc = jsonTree();
         assertThat(doc.get("schema").stringValue()).isEqualTo("skillgate.sign/1");
         assertThat(doc.get("signed").booleanValue()).isTrue();
         assertThat(doc.get("replaced").booleanValue()).isFalse();
@@ -244,8 +211,8 @@ class SignCommandTest {
 
         assertThat(run("sign", "--json", dir.toString(), "--key", second.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("signed").booleanValue()).isFalse();
-        assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("SIGNATURE_FILE_EXISTS");
+        assertThat(jsonTree().get("signed").booleanValue()).isFalse();
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).isEqualTo("SIGNATURE_FILE_EXISTS");
         assertThat(Files.readAllBytes(dir.resolve(SIG))).isEqualTo(original);
         assertThat(run("sign", dir.toString(), "--key", second.toString())).isEqualTo(1);
         assertThat(stderr()).contains("SIGNATURE_FILE_EXISTS").contains("--force");
@@ -253,7 +220,7 @@ class SignCommandTest {
 
         assertThat(run("sign", "--json", "--force", dir.toString(), "--key", second.toString()))
                 .isZero();
-        assertThat(json().get("replaced").booleanValue()).isTrue();
+        assertThat(jsonTree().get("replaced").booleanValue()).isTrue();
         assertThat(Files.readAllBytes(dir.resolve(SIG))).isNotEqualTo(original);
         assertThat(run(
                         "verify-signature",
@@ -344,7 +311,7 @@ class SignCommandTest {
         assertThat(run("sign", "--json", dir.toString(), "--key", key.toString()))
                 .as(stderr())
                 .isEqualTo(1);
-        JsonNode doc = json();
+        JsonNode doc = jsonTree();
         assertThat(doc.get("signed").booleanValue()).isFalse();
         assertThat(doc.get("problems").get(0).get("code").stringValue()).isEqualTo(code);
         assertThat(doc.get("problems").get(0).get("location").stringValue()).isEqualTo("--key");
@@ -359,30 +326,31 @@ class SignCommandTest {
         Path unsigned = skill("plain", "local-unsigned");
         assertThat(run("sign", "--json", unsigned.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("SIGNATURE_ORIGIN_UNSIGNED");
-        assertThat(json().get("problems").get(0).get("location").stringValue()).isEqualTo("/origin/type");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).isEqualTo("SIGNATURE_ORIGIN_UNSIGNED");
+        assertThat(jsonTree().get("problems").get(0).get("location").stringValue())
+                .isEqualTo("/origin/type");
 
         Path bare = skill("bare", null);
         assertThat(run("sign", "--json", bare.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("SIGNATURE_ORIGIN_UNSIGNED");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).isEqualTo("SIGNATURE_ORIGIN_UNSIGNED");
 
         Path badContract = skill("bad", "signed");
         write(badContract.resolve("skill.contract.json"), "{\"schemaVersion\":1,\"recordType\":\"skill-contract\"}");
         assertThat(run("sign", "--json", badContract.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).startsWith("CONTRACT_");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).startsWith("CONTRACT_");
 
         Path badManifest = skill("manifest", "signed");
         write(badManifest.resolve("execution.json"), "{\"schemaVersion\":1}");
         assertThat(run("sign", "--json", badManifest.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).startsWith("MANIFEST_");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).startsWith("MANIFEST_");
 
         Path wrongNamespace = skill("ns", "signed");
         assertThat(run("sign", "--json", wrongNamespace.toString(), "--key", key.toString(), "--namespace", "acme"))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("CONTRACT_IDENTITY_MISMATCH");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).isEqualTo("CONTRACT_IDENTITY_MISMATCH");
 
         for (Path dir : List.of(unsigned, bare, badContract, badManifest, wrongNamespace)) {
             assertThat(dir.resolve(SIG)).doesNotExist();
@@ -399,7 +367,7 @@ class SignCommandTest {
         Path link = Files.createSymbolicLink(dir.resolve(SIG), target);
         assertThat(run("sign", "--json", "--force", dir.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("READ_LINK");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).isEqualTo("READ_LINK");
         assertThat(Files.isSymbolicLink(link)).isTrue();
         assertThat(Files.readString(target)).isEqualTo("untouched\n");
 
@@ -407,7 +375,7 @@ class SignCommandTest {
         Files.createDirectory(dir.resolve(SIG));
         assertThat(run("sign", "--json", "--force", dir.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("problems").get(0).get("code").stringValue()).isEqualTo("READ_NOT_REGULAR");
+        assertThat(jsonTree().get("problems").get(0).get("code").stringValue()).isEqualTo("READ_NOT_REGULAR");
         assertThat(dir.resolve(SIG)).isDirectory();
 
         // A skill directory that is itself a link is refused by the capture, as verify-signature refuses it.
@@ -415,7 +383,7 @@ class SignCommandTest {
         Path linked = Files.createSymbolicLink(root.resolve("linked"), real);
         assertThat(run("sign", "--json", linked.toString(), "--key", key.toString()))
                 .isEqualTo(1);
-        assertThat(json().get("signed").booleanValue()).isFalse();
+        assertThat(jsonTree().get("signed").booleanValue()).isFalse();
         assertThat(real.resolve(SIG)).doesNotExist();
     }
 
