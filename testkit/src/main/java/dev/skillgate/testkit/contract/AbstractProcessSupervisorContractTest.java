@@ -167,7 +167,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     private ObservingSupervisor supervisor;
 
     @BeforeAll
-    final void startSupervisor() throws Exception {
+    public final void startSupervisor() throws Exception {
         assumeTrue(
                 TestNode.available(), "no usable Node binary: set -D" + TestNode.PROPERTY + "=/absolute/path/to/node");
         classTag = "sgtck-" + UUID.randomUUID().toString().substring(0, 12);
@@ -182,7 +182,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @AfterAll
-    final void noSurvivorsAndCleanUp() throws IOException {
+    public final void noSurvivorsAndCleanUp() throws IOException {
         if (root == null) {
             return;
         }
@@ -200,7 +200,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // Capabilities
 
     @Test
-    void itsCapabilitiesMatchTheClaim() {
+    public void itsCapabilitiesMatchTheClaim() {
         SupervisorCapabilities caps = supervisor.capabilities();
         assertThat(supervisor.name()).as("name()").isNotBlank();
         assertThat(caps.available()).isTrue();
@@ -214,7 +214,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // Ownership before start
 
     @Test
-    void theOwnershipRecorderIsCalledOnceBeforeTheChildStarts() throws Exception {
+    public void theOwnershipRecorderIsCalledOnceBeforeTheChildStarts() throws Exception {
         Run setup = prepare(script("started-flag.mjs", STARTED_FLAG_SCRIPT), "{}", 10_000, 1024);
         supervisor.recorderMode(new ObservingSupervisor.HoldAndWatch(setup.workspace.resolve("started.flag"), 400));
         Run run;
@@ -236,7 +236,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void aThrowingOwnershipRecorderMeansNothingStarts() throws Exception {
+    public void aThrowingOwnershipRecorderMeansNothingStarts() throws Exception {
         Run setup = prepare(script("started-flag.mjs", STARTED_FLAG_SCRIPT), "{}", 10_000, 1024);
         supervisor.recorderMode(new ObservingSupervisor.Throw());
         Run run;
@@ -264,7 +264,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // Output bounds
 
     @Test
-    void stdoutExactlyAtItsLimitPasses() throws Exception {
+    public void stdoutExactlyAtItsLimitPasses() throws Exception {
         Run run = run(fixture(NodeFixture.EXACT_SIZE_OUTPUT), "{\"size\":1024}", 10_000, 1024);
         assertPositive(run, "\"" + "a".repeat(1022) + "\"");
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.EXITED);
@@ -272,7 +272,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void oneStdoutByteOverTheLimitEndsTheRun() throws Exception {
+    public void oneStdoutByteOverTheLimitEndsTheRun() throws Exception {
         Run run = run(fixture(NodeFixture.EXACT_SIZE_OUTPUT), "{\"size\":1025}", 10_000, 1024);
         assertEnded(run, ExecutionStatus.OUTPUT_LIMIT, ErrorCode.OUTPUT_LIMIT);
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.STDOUT_LIMIT);
@@ -281,14 +281,14 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void anEndlessStdoutFloodIsEndedAndStaysBounded() throws Exception {
+    public void anEndlessStdoutFloodIsEndedAndStaysBounded() throws Exception {
         Run run = run(fixture(NodeFixture.FLOOD_STDOUT), "{}", 10_000, 4096);
         assertEnded(run, ExecutionStatus.OUTPUT_LIMIT, ErrorCode.OUTPUT_LIMIT);
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.STDOUT_LIMIT);
     }
 
     @Test
-    void stderrExactlyAtItsLimitPassesAndOneByteMoreEndsTheRun() throws Exception {
+    public void stderrExactlyAtItsLimitPassesAndOneByteMoreEndsTheRun() throws Exception {
         Run at = run(fixture(NodeFixture.FLOOD_STDERR), "{\"bytes\":" + STDERR_LIMIT + "}", 10_000, 1024);
         assertThat(at.launch.spec().stderrLimit()).isEqualTo(STDERR_LIMIT);
         assertPositive(at, "{\"flooded\":" + STDERR_LIMIT + "}");
@@ -304,7 +304,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // Deadline, SIGTERM, grace, SIGKILL
 
     @Test
-    void theDeadlineSendsSigtermFirstAndIsReportedAsATimeoutEvenIfTheScriptThenExitsCleanly() throws Exception {
+    public void theDeadlineSendsSigtermFirstAndIsReportedAsATimeoutEvenIfTheScriptThenExitsCleanly() throws Exception {
         Run run = run(script("sigterm-probe.mjs", SIGTERM_PROBE_SCRIPT), "{}", 1000, 1024);
         assertEnded(run, ExecutionStatus.TIMED_OUT, ErrorCode.EXEC_TIMEOUT);
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.TIMED_OUT);
@@ -318,7 +318,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void aScriptIgnoringSigtermIsKilledAfterTheGrace() throws Exception {
+    public void aScriptIgnoringSigtermIsKilledAfterTheGrace() throws Exception {
         Run run = run(fixture(NodeFixture.IGNORE_SIGTERM), "{}", 1000, 1024);
         assertEnded(run, ExecutionStatus.TIMED_OUT, ErrorCode.EXEC_TIMEOUT);
         LaunchSpec spec = run.launch.spec();
@@ -333,7 +333,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // Cleanup proof
 
     @Test
-    void aDoubleForkedSetsidGrandchildIsNeverReportedGoneWhileItSurvives() throws Exception {
+    public void aDoubleForkedSetsidGrandchildIsNeverReportedGoneWhileItSurvives() throws Exception {
         Run setup = prepare(fixture(NodeFixture.DETACH_WRITE_LATER), "", 10_000, 1024);
         Path late = setup.workspace.resolve("late.flag");
         Run run = execute(setup.withInput("{\"marker\":" + jsonString(late.toString()) + ",\"delayMs\":1500}"));
@@ -341,7 +341,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void aSameGroupChildOutlivingTheScriptIsNeverReportedGoneWhileItSurvives() throws Exception {
+    public void aSameGroupChildOutlivingTheScriptIsNeverReportedGoneWhileItSurvives() throws Exception {
         Run setup = prepare(fixture(NodeFixture.OUTLIVING_CHILD), "", 10_000, 1024);
         Path late = setup.workspace.resolve("late.flag");
         Run run = execute(setup.withInput("{\"marker\":" + jsonString(late.toString()) + ",\"delayMs\":1500}"));
@@ -377,7 +377,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // Cancellation
 
     @Test
-    void cancellationEndsTheRunAndTheChild() throws Exception {
+    public void cancellationEndsTheRunAndTheChild() throws Exception {
         Run setup = prepare(fixture(NodeFixture.SLEEP_PAST_DEADLINE), "{}", 60_000, 1024);
         Run run = execute(setup, (handle, event) -> {
             if (event instanceof ProgressEvent.Started) {
@@ -394,7 +394,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     // What the child sees
 
     @Test
-    void theChildSeesExactlyTheEnvironmentArgvAndWorkingDirectoryOfTheSpec() throws Exception {
+    public void theChildSeesExactlyTheEnvironmentArgvAndWorkingDirectoryOfTheSpec() throws Exception {
         Run run = run(script("launch-probe.mjs", LAUNCH_PROBE_SCRIPT), "{}", 10_000, 65_536);
         assertEnded(run, ExecutionStatus.SUCCEEDED);
         LaunchSpec spec = run.launch.spec();
@@ -418,21 +418,21 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void stdinIsDeliveredWholeAndClosed() throws Exception {
+    public void stdinIsDeliveredWholeAndClosed() throws Exception {
         String input = "{\"s\":\"" + "x".repeat(48_000) + "\",\"u\":\"\u00e9\u4e2d\"}";
         Run run = run(fixture(NodeFixture.ECHO_MJS), input, 10_000, 65_536);
         assertPositive(run, "{\"echo\":" + input + "}");
     }
 
     @Test
-    void aChildThatNeverReadsStdinDoesNotBlockTheRun() throws Exception {
+    public void aChildThatNeverReadsStdinDoesNotBlockTheRun() throws Exception {
         String input = "{\"s\":\"" + "y".repeat(60_000) + "\"}";
         Run run = run(fixture(NodeFixture.NEVER_READS_STDIN), input, 10_000, 1024);
         assertPositive(run, "{\"readStdin\":false}");
     }
 
     @Test
-    void aNonZeroExitIsReportedWithItsCode() throws Exception {
+    public void aNonZeroExitIsReportedWithItsCode() throws Exception {
         Run run = run(fixture(NodeFixture.NONZERO_VALID_JSON), "{}", 10_000, 1024);
         assertEnded(run, ExecutionStatus.FAILED, ErrorCode.EXEC_NONZERO_EXIT);
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.EXITED);
@@ -441,7 +441,7 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
-    void aChildKilledByASignalItDidNotGetFromTheSupervisorIsReportedAsSignaled() throws Exception {
+    public void aChildKilledByASignalItDidNotGetFromTheSupervisorIsReportedAsSignaled() throws Exception {
         Run run = run(script("self-sigkill.mjs", SELF_SIGKILL_SCRIPT), "{}", 10_000, 1024);
         assertEnded(run, ExecutionStatus.FAILED, ErrorCode.EXEC_SIGNALLED);
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.SIGNALED);

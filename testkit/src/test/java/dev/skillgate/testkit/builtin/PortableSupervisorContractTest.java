@@ -1,7 +1,8 @@
-package dev.skillgate.testkit.contract;
+package dev.skillgate.testkit.builtin;
 
 import dev.skillgate.runner.PortableSupervisor;
 import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.testkit.contract.AbstractProcessSupervisorContractTest;
 import java.nio.file.Path;
 
 /**

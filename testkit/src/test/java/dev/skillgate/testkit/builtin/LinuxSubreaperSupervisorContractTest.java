@@ -1,7 +1,8 @@
-package dev.skillgate.testkit.contract;
+package dev.skillgate.testkit.builtin;
 
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
+import dev.skillgate.testkit.contract.AbstractProcessSupervisorContractTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
