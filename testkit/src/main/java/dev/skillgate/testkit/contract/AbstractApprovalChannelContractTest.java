@@ -64,8 +64,8 @@ import org.junit.jupiter.api.Test;
  *   <li>no answer within the window is {@code CONSENT_TIMEOUT}, and an approval given after that
  *       never approves a later request;
  *   <li>a closed channel denies with {@code CONSENT_CHANNEL_UNAVAILABLE}, both for a request made
- *       after closing and for a request waiting when the channel closes (well before the window
- *       ends);
+ *       after closing and for requests waiting when the channel closes — the one shown and one
+ *       queued behind it — well before the 5 s window ends;
  *   <li>six requests from six threads with three approvals and three denials queued get exactly
  *       three approvals and three {@code CONSENT_DENIED};
  *   <li>when the channel renders text ({@link HumanAtTheChannel#shownText()}), what the human saw
@@ -104,6 +104,7 @@ public abstract class AbstractApprovalChannelContractTest {
 
     private static final Duration SHORT = Duration.ofMillis(300);
     private static final Duration LONG = Duration.ofSeconds(30);
+    private static final Duration CLOSE_WINDOW = Duration.ofSeconds(5);
 
     private HumanAtTheChannel human;
 
@@ -152,14 +153,33 @@ public abstract class AbstractApprovalChannelContractTest {
 
     @Test
     public void aWaitingRequestIsDeniedAsUnavailableWhenTheChannelCloses() throws Exception {
-        CompletableFuture<ApprovalDecision> waiting = ApprovalChannel.failClosed(human.channel(), LONG)
-                .request(request(1))
+        ApprovalRequest shown = request(1);
+        CompletableFuture<ApprovalDecision> waiting = ApprovalChannel.failClosed(human.channel(), CLOSE_WINDOW)
+                .request(shown)
                 .toCompletableFuture();
-        Thread.sleep(300);
+        awaitShown(shown);
         assertThat(waiting).as("the request is held while nobody answers").isNotDone();
         human.closeChannel();
-        ApprovalDecision decision = waiting.get(10, TimeUnit.SECONDS);
-        assertThat(code(decision)).isEqualTo(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+        assertThat(code(waiting.get(CLOSE_WINDOW.toMillis() + 10_000, TimeUnit.MILLISECONDS)))
+                .as("a request waiting when the channel closed (CONSENT_TIMEOUT: it was left to the window)")
+                .isEqualTo(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+    }
+
+    @Test
+    public void aRequestQueuedBehindAWaitingOneIsDeniedAsUnavailableWhenTheChannelCloses() throws Exception {
+        // A channel that shows one request at a time has the first on screen and the second queued.
+        ApprovalChannel channel = ApprovalChannel.failClosed(human.channel(), CLOSE_WINDOW);
+        CompletableFuture<ApprovalDecision> first = channel.request(request(1)).toCompletableFuture();
+        CompletableFuture<ApprovalDecision> second = channel.request(request(2)).toCompletableFuture();
+        Thread.sleep(300);
+        assertThat(first).as("the request is held while nobody answers").isNotDone();
+        assertThat(second).as("the request is held while nobody answers").isNotDone();
+        human.closeChannel();
+        for (CompletableFuture<ApprovalDecision> waiting : List.of(first, second)) {
+            assertThat(code(waiting.get(CLOSE_WINDOW.toMillis() + 10_000, TimeUnit.MILLISECONDS)))
+                    .as("a request waiting when the channel closed (CONSENT_TIMEOUT: it was left to the window)")
+                    .isEqualTo(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);
+        }
     }
 
     @Test
@@ -231,6 +251,24 @@ public abstract class AbstractApprovalChannelContractTest {
     }
 
     // ------------------------------------------------------------------------------------------
+
+    /** Waits until the channel displayed {@code request} (when it renders text), else 300 ms. */
+    private void awaitShown(ApprovalRequest request) throws InterruptedException {
+        String revision = request.artifact().revision().toString();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            Optional<String> text = human.shownText();
+            if (text.isEmpty()) {
+                Thread.sleep(300);
+                return;
+            }
+            if (text.get().contains(revision)) {
+                Thread.sleep(100);
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
 
     private ApprovalDecision ask(ApprovalRequest request, Duration window) throws Exception {
         return ApprovalChannel.failClosed(human.channel(), window)
