@@ -23,8 +23,12 @@ import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.OutputCheck;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.ProgressEvent;
+import dev.skillgate.runner.ResourceCeilings;
+import dev.skillgate.runner.SupervisedRun;
+import dev.skillgate.runner.SupervisionListener;
 import dev.skillgate.runner.SupervisionResult;
 import dev.skillgate.runner.SupervisorCapabilities;
+import dev.skillgate.runner.SupervisorIdentity;
 import dev.skillgate.testkit.TestNode;
 import dev.skillgate.testkit.internal.ObservingSupervisor;
 import dev.skillgate.testkit.internal.ProcScan;
@@ -39,6 +43,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -96,7 +101,10 @@ import org.junit.jupiter.api.TestInstance;
  *       detached, and no such descendant survives (a {@code /proc} scan on Linux and the file the
  *       grandchild would have written later); one that cannot prove reports {@code UNKNOWN} for every
  *       started run, never {@code PROVEN};
- *   <li>cancellation ends the run as {@code CANCELLED} and the child is gone;
+ *   <li>cancellation ends the run as {@code CANCELLED} and the child is gone; a cancel after the
+ *       end changes nothing;
+ *   <li>called directly (not through the runner): a binary that does not exist is a
+ *       {@code SPAWN_FAILED}/{@code SETUP_FAILED} result, not an exception, with no {@code started};
  *   <li>the child sees exactly the spec: environment (nothing added, nothing dropped), flags, entry
  *       point, {@code execPath}, working directory; stdin delivered whole and closed, and a child that
  *       never reads it does not block the run; exit codes and signals reported as such.
@@ -104,8 +112,8 @@ import org.junit.jupiter.api.TestInstance;
  *
  * <p>Where the supervisor cannot prove cleanup the runner is built with
  * {@code acceptUnprovenCleanup(true)} and every started run must end {@code CLEANUP_UNKNOWN} with the
- * same causes a proving supervisor would produce. Runs are real processes; the whole class takes
- * some 15–30 s. Survivors of an unproven run are killed after it (hygiene), so a non-proving
+ * same causes a proving supervisor would produce. Runs are real processes; the whole class took
+ * 5–12 s on a shared 2-vCPU machine. Survivors of an unproven run are killed after it (hygiene), so a non-proving
  * supervisor does not leak processes into the build. Not a sandbox test: nothing here checks what a
  * script may read or write.
  */
@@ -446,6 +454,58 @@ public abstract class AbstractProcessSupervisorContractTest {
         assertEnded(run, ExecutionStatus.FAILED, ErrorCode.EXEC_SIGNALLED);
         assertThat(run.result().outcome()).isEqualTo(SupervisionResult.Outcome.SIGNALED);
         assertThat(run.result().exit()).isEqualTo(ProcessExit.signal(9));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // The SPI directly
+
+    @Test
+    public void anExecutableThatCannotStartIsAResultNotAnException() throws Exception {
+        Path workspace = Files.createDirectories(root.resolve("spawn-" + UUID.randomUUID()));
+        Path missing = workspace.resolve("no such node");
+        List<SupervisorIdentity> recorded = new CopyOnWriteArrayList<>();
+        LaunchSpec spec = new LaunchSpec(
+                RunId.random(),
+                missing,
+                Optional.empty(),
+                List.of("--version"),
+                workspace,
+                Map.of("PATH", "/usr/bin:/bin"),
+                new byte[0],
+                1024,
+                STDERR_LIMIT,
+                java.time.Duration.ofSeconds(5),
+                java.time.Duration.ofSeconds(1),
+                LaunchSpec.DEFAULT_KILL_DEADLINE,
+                ResourceCeilings.NONE,
+                recorded::add);
+        List<Long> started = new CopyOnWriteArrayList<>();
+        SupervisedRun run = supervisor.launch(spec, new SupervisionListener() {
+            @Override
+            public void started(long childPid) {
+                started.add(childPid);
+            }
+        });
+        SupervisionResult result = run.result().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(result.outcome())
+                .as("a binary that does not exist")
+                .isIn(SupervisionResult.Outcome.SPAWN_FAILED, SupervisionResult.Outcome.SETUP_FAILED);
+        assertThat(result.stdoutSize()).isZero();
+        assertThat(started).as("started(pid) for a child that never ran").isEmpty();
+        run.cancel();
+        run.cancel();
+    }
+
+    @Test
+    public void cancelAfterTheEndChangesNothing() throws Exception {
+        Run run = run(fixture(NodeFixture.ECHO_MJS), "{\"k\":1}", 10_000, 1024);
+        assertPositive(run, "{\"echo\":{\"k\":1}}");
+        SupervisionResult before = run.result();
+        run.launch.run().cancel();
+        run.launch.run().cancel();
+        assertThat(run.launch.run().result().toCompletableFuture().get(5, TimeUnit.SECONDS))
+                .as("the result after a late cancel")
+                .isEqualTo(before);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ public final class ObservingSupervisor implements ProcessSupervisor {
         private final List<SupervisorIdentity> identities = new CopyOnWriteArrayList<>();
         private volatile boolean childSeenDuringOwnership;
         private volatile long startedPid = -1;
+        private volatile SupervisedRun run;
         private final CompletableFuture<SupervisionResult> result = new CompletableFuture<>();
 
         Launch(LaunchSpec spec) {
@@ -89,6 +90,11 @@ public final class ObservingSupervisor implements ProcessSupervisor {
         /** The pid the supervisor reported as started, if any. */
         public Optional<Long> startedPid() {
             return startedPid > 0 ? Optional.of(startedPid) : Optional.empty();
+        }
+
+        /** The supervisor's run handle. */
+        public SupervisedRun run() {
+            return run;
         }
 
         /**
@@ -209,6 +215,7 @@ public final class ObservingSupervisor implements ProcessSupervisor {
             }
         };
         SupervisedRun run = delegate.launch(wrapped, watching);
+        launch.run = run;
         run.result().whenComplete((r, e) -> {
             launch.sequence.add("result");
             if (e != null) {
