@@ -109,13 +109,13 @@ public abstract class AbstractApprovalChannelContractTest {
     private HumanAtTheChannel human;
 
     @BeforeEach
-    public final void open() throws Exception {
+    public final void openChannelForTheTest() throws Exception {
         human = openChannel();
         assertThat(human).as("openChannel()").isNotNull();
     }
 
     @AfterEach
-    public final void close() throws Exception {
+    public final void closeChannelAfterTheTest() throws Exception {
         human.closeChannel();
     }
 
