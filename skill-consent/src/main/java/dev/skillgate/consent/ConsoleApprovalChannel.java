@@ -8,11 +8,14 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.nio.charset.Charset;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,6 +43,11 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
     private final PrintStream out;
     private final Reader in;
     private final ExecutorService executor;
+
+    /** Requests not answered yet; {@link #close} denies them, since a dropped prompt never would. */
+    private final Set<CompletableFuture<ApprovalDecision>> pending = ConcurrentHashMap.newKeySet();
+
+    private volatile boolean closed;
 
     /** A console channel printing to {@code out} and reading answers from {@code in}. */
     public ConsoleApprovalChannel(PrintStream out, Reader in) {
@@ -90,19 +98,36 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         });
     }
 
-    /** Stops the reader thread; later requests are denied as unavailable. */
+    /**
+     * Stops the reader thread and denies, as unavailable, the request on screen, every request queued
+     * behind it and every later one — at once, not when their approval windows end.
+     */
     @Override
     public void close() {
+        closed = true;
         executor.shutdownNow();
+        for (CompletableFuture<ApprovalDecision> stage : List.copyOf(pending)) {
+            stage.complete(closedDenial());
+        }
     }
 
     private CompletionStage<ApprovalDecision> submit(Supplier<ApprovalDecision> task) {
+        CompletableFuture<ApprovalDecision> stage;
         try {
-            return CompletableFuture.supplyAsync(task, executor);
+            stage = CompletableFuture.supplyAsync(task, executor);
         } catch (RejectedExecutionException e) {
-            return CompletableFuture.completedFuture(new ApprovalDecision.Denied(
-                    ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "the console channel is closed"));
+            return CompletableFuture.completedFuture(closedDenial());
         }
+        pending.add(stage);
+        stage.whenComplete((decision, failure) -> pending.remove(stage));
+        if (closed) { // closed between the submission and the registration above
+            stage.complete(closedDenial());
+        }
+        return stage;
+    }
+
+    private static ApprovalDecision closedDenial() {
+        return new ApprovalDecision.Denied(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "the console channel is closed");
     }
 
     private ApprovalDecision ask(String prompt, Runnable showSource) {

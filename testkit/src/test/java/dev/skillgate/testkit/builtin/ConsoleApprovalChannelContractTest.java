@@ -10,8 +10,6 @@ import java.io.PipedWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 
 /**
  * The approval-channel TCK against the console channel: the human types into a pipe, and what the
@@ -56,16 +54,4 @@ class ConsoleApprovalChannelContractTest extends AbstractApprovalChannelContract
             }
         };
     }
-
-    /**
-     * A deviation this contract test found: {@code close()} calls {@code shutdownNow()} on the
-     * channel's single prompt thread, which drops the queued prompts without completing their stages,
-     * so a request queued behind the one on screen is answered only when the approval window ends —
-     * {@code CONSENT_TIMEOUT} instead of {@code CONSENT_CHANNEL_UNAVAILABLE}. Still a denial (fail
-     * closed), but late and with the wrong code. Left to the consent module's owner; reported.
-     */
-    @Override
-    @Test
-    @Disabled("known deviation of ConsoleApprovalChannel.close(): queued requests end by the window (CONSENT_TIMEOUT)")
-    public void aRequestQueuedBehindAWaitingOneIsDeniedAsUnavailableWhenTheChannelCloses() {}
 }
