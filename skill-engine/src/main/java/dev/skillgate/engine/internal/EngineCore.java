@@ -714,6 +714,7 @@ public final class EngineCore {
                 files,
                 contract.accepted().map(ContractVerdict.Accepted::contract),
                 contract.accepted().map(ContractVerdict.Accepted::sha256),
+                contract.accepted().map(ContractVerdict.Accepted::recordType),
                 () -> instructions,
                 Instant.now());
         ApprovalDecision decision = ApprovalChannel.failClosed(
