@@ -18,10 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A trust-contract dialect for the engine tests, also declared as a {@code ServiceLoader} provider
  * ({@code META-INF/services}): record type {@value #TYPE}. It maps any such file to a contract for
  * agent kind {@code example-agent} 1.0.0–2.0.0 needing text input, with {@code workspace-write}
- * when the file mentions it and {@code read-only} otherwise. Counts its calls in {@link #CALLS}.
+ * when the file mentions it and {@code read-only} otherwise; a {@code signed} origin by {@value
+ * #PUBLISHER} when the file names that publisher. Counts its calls in {@link #CALLS}.
  */
 public class ProbeContractDialect implements ContractDialect {
     static final String TYPE = "probe-permissions/1";
+    static final String PUBLISHER = "alice@example.com";
     static final AtomicInteger CALLS = new AtomicInteger();
 
     private final String type;
@@ -43,10 +45,14 @@ public class ProbeContractDialect implements ContractDialect {
     @Override
     public Result parse(byte[] contractBytes, String directoryName, Optional<String> namespace) {
         CALLS.incrementAndGet();
-        boolean writes = new String(contractBytes, StandardCharsets.UTF_8).contains("workspace-write");
+        String text = new String(contractBytes, StandardCharsets.UTF_8);
+        boolean writes = text.contains("workspace-write");
+        boolean signed = text.contains("\"publisher\":\"" + PUBLISHER + "\"");
         return Result.mapped(new SkillContract(
                 new SkillContract.Identity(namespace.orElse("global") + "/" + directoryName, SemVer.parse("1.0.0")),
-                new SkillContract.Origin(OriginType.LOCAL_UNSIGNED, Optional.empty()),
+                signed
+                        ? new SkillContract.Origin(OriginType.SIGNED, Optional.of(PUBLISHER))
+                        : new SkillContract.Origin(OriginType.LOCAL_UNSIGNED, Optional.empty()),
                 List.of(new AgentRequirement("example-agent", SemVer.parse("1.0.0"), SemVer.parse("2.0.0"))),
                 Set.of(InputType.TEXT),
                 Set.of(),
