@@ -15,12 +15,16 @@ import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.inspect.SignatureVerdict;
 import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.InputType;
 import dev.skillgate.model.OriginType;
 import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.Revision;
+import dev.skillgate.model.RunId;
 import dev.skillgate.model.SemVer;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillContract;
@@ -150,6 +154,42 @@ class ContractDialectEngineTest {
                                 .extracting(Diagnostic::code)
                                 .containsExactly(ErrorCode.CONTRACT_PERMISSION_ESCALATION));
         assertThat(channel.activationRequests()).isEmpty();
+    }
+
+    @Test
+    void executeReadsTheDialectRecordAndRefusesAGreedyOneBeforeAnythingStarts() throws IOException {
+        Path runner = Bundles.skill(
+                skills,
+                "dialect-runner",
+                "run.mjs",
+                "console.log('{}');\n".getBytes(StandardCharsets.UTF_8),
+                Bundles.OPEN_OBJECT,
+                Bundles.OPEN_OBJECT,
+                5_000,
+                4_096);
+        Support.write(
+                runner.resolve(SkillContract.FILE_NAME),
+                "{\"recordType\":\"" + ProbeContractDialect.TYPE + "\",\"access\":\"workspace-write\"}\n");
+        Path workspace = Files.createDirectories(tmp.resolve("workspace"));
+        ScriptedApprovalChannel channel =
+                ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+        SkillGate withDialect = gate(SkillGate.builder()
+                .agentContext(READ_ONLY)
+                .approvalChannel(channel)
+                .contractDialect(new ProbeContractDialect()));
+        ExecutionEnvelope greedy =
+                withDialect.execute(ExecutionRequest.of(RunId.random(), AGENT_ID, "dialect-runner", "{}", workspace));
+        assertThat(greedy.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(greedy.errorCodes()).containsExactly(ErrorCode.CONTRACT_PERMISSION_ESCALATION);
+        assertThat(greedy.cleanup().status()).isEqualTo(CleanupStatus.NOT_STARTED);
+        assertThat(channel.requests()).as("nobody is asked").isEmpty();
+
+        SkillGate without = gate(SkillGate.builder().agentContext(READ_ONLY).approvalChannel(channel));
+        ExecutionEnvelope unknown =
+                without.execute(ExecutionRequest.of(RunId.random(), AGENT_ID, "dialect-runner", "{}", workspace));
+        assertThat(unknown.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(unknown.errorCodes()).containsExactly(ErrorCode.CONTRACT_VERSION);
+        assertThat(channel.requests()).isEmpty();
     }
 
     @Test

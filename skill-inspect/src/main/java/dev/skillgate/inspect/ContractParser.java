@@ -227,12 +227,11 @@ public final class ContractParser {
                 error(ErrorCode.CONTRACT_MISSING_FIELD, "/recordType", "recordType is required");
                 return false;
             }
-            if (!type.isString() || !type.stringValue().equals(SkillContract.RECORD_TYPE)) {
+            if (!type.isString()) {
                 error(
                         ErrorCode.CONTRACT_VERSION,
                         "/recordType",
-                        "recordType must be '" + SkillContract.RECORD_TYPE + "'"
-                                + (type.isString() ? ", not '" + Text.excerpt(type.stringValue()) + "'" : ""));
+                        "recordType must be the string '" + SkillContract.RECORD_TYPE + "'");
                 return false;
             }
             return true;
