@@ -48,6 +48,16 @@ public record InspectOptions(
         });
     }
 
+    /** Options without contract dialects (the form before dialects existed). */
+    public InspectOptions(
+            ValidationProfile profile,
+            Optional<String> namespace,
+            Optional<AgentContext> agentContext,
+            Optional<CredentialBroker> credentialBroker,
+            Optional<SignatureChecker> signatureChecker) {
+        this(profile, namespace, agentContext, credentialBroker, signatureChecker, Map.of());
+    }
+
     /** The defaults: strict profile, nothing else configured. */
     public static InspectOptions defaults() {
         return builder().build();
