@@ -16,4 +16,5 @@ module dev.skillgate.engine {
 
     uses dev.skillgate.runner.ProcessSupervisor;
     uses dev.skillgate.audit.AuditSink;
+    uses dev.skillgate.inspect.ContractDialect;
 }

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  *
  * <p>It shows what the seed's trust lifecycle names: the origin, the agent and the contract's agent
  * ranges, input types, tools, credentials, permission mode, network destinations, side-effect
- * class, the contract hash and the content revision — plus every captured file with its size and
+ * class, the contract hash (and, for a contract a trust-contract dialect mapped, its record type)
+ * and the content revision — plus every captured file with its size and
  * digest, and the {@code SKILL.md} instructions on demand (read from the immutable capture). A skill
  * without a contract shows that it declares nothing. Approval is scoped to {agent, contract hash,
  * revision}: editing any file makes a new scope. Approving instructions does not make them safe,
@@ -32,6 +33,8 @@ import java.util.function.Supplier;
  * @param files every captured file with size and digest
  * @param contract the accepted contract, empty when the skill has none
  * @param contractDigest SHA-256 of the exact contract bytes, empty when the skill has none
+ * @param contractRecordType the contract's {@code recordType}: {@code skill-contract}, or the
+ *     trust-contract dialect that mapped it; empty when the skill has no contract
  * @param instructions reads the captured {@code SKILL.md} text on demand
  * @param createdAt wall-clock time of the request (display)
  */
@@ -44,8 +47,43 @@ public record ActivationApprovalRequest(
         List<ArtifactDescription.FileEntry> files,
         Optional<SkillContract> contract,
         Optional<Sha256Digest> contractDigest,
+        Optional<String> contractRecordType,
         Supplier<String> instructions,
         Instant createdAt) {
+
+    /**
+     * A request for a contract of the built-in {@code skill-contract} record (or none): the record
+     * type is {@link SkillContract#RECORD_TYPE} when a contract is given.
+     */
+    public ActivationApprovalRequest(
+            SkillName skill,
+            AgentId agent,
+            String agentKind,
+            String agentVersion,
+            Revision revision,
+            List<ArtifactDescription.FileEntry> files,
+            Optional<SkillContract> contract,
+            Optional<Sha256Digest> contractDigest,
+            Supplier<String> instructions,
+            Instant createdAt) {
+        this(
+                skill,
+                agent,
+                agentKind,
+                agentVersion,
+                revision,
+                files,
+                contract,
+                contractDigest,
+                contract.map(c -> SkillContract.RECORD_TYPE),
+                instructions,
+                createdAt);
+    }
+
+    /** Whether a trust-contract dialect, not the built-in record, produced the contract. */
+    public boolean contractFromDialect() {
+        return contractRecordType.map(t -> !t.equals(SkillContract.RECORD_TYPE)).orElse(false);
+    }
 
     /** The fixed warning every activation surface must show. */
     public static final String PROMPT_WARNING =
@@ -62,9 +100,16 @@ public record ActivationApprovalRequest(
         Objects.requireNonNull(contractDigest, "contractDigest");
         Objects.requireNonNull(instructions, "instructions");
         Objects.requireNonNull(createdAt, "createdAt");
-        if (contract.isPresent() != contractDigest.isPresent()) {
-            throw new IllegalArgumentException("a contract and its digest go together");
+        Objects.requireNonNull(contractRecordType, "contractRecordType");
+        if (contract.isPresent() != contractDigest.isPresent()
+                || contract.isPresent() != contractRecordType.isPresent()) {
+            throw new IllegalArgumentException("a contract, its digest and its record type go together");
         }
+        contractRecordType.ifPresent(t -> {
+            if (!t.matches("[a-z0-9][a-z0-9._/-]{0,63}")) {
+                throw new IllegalArgumentException("a contract record type is 1-64 of [a-z0-9._/-]");
+            }
+        });
         if (files.isEmpty() || files.size() > ArtifactDescription.MAX_FILES) {
             throw new IllegalArgumentException("an activation lists 1-" + ArtifactDescription.MAX_FILES + " files");
         }

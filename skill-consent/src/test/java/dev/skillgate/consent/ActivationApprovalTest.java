@@ -87,6 +87,39 @@ class ActivationApprovalTest {
     }
 
     @Test
+    void aDialectContractIsNamedOnTheConsoleAndABuiltInOneIsNot() throws Exception {
+        ActivationApprovalRequest builtIn = request(Optional.of(CONTRACT));
+        assertThat(builtIn.contractRecordType()).contains(SkillContract.RECORD_TYPE);
+        assertThat(builtIn.contractFromDialect()).isFalse();
+        ActivationApprovalRequest dialect = new ActivationApprovalRequest(
+                builtIn.skill(),
+                builtIn.agent(),
+                builtIn.agentKind(),
+                builtIn.agentVersion(),
+                builtIn.revision(),
+                builtIn.files(),
+                builtIn.contract(),
+                builtIn.contractDigest(),
+                Optional.of("acme-permissions/1"),
+                builtIn.instructions(),
+                builtIn.createdAt());
+        assertThat(dialect.contractFromDialect()).isTrue();
+        for (ActivationApprovalRequest r : List.of(builtIn, dialect)) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            ConsoleApprovalChannel console = new ConsoleApprovalChannel(
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8), new StringReader("no\n"));
+            console.requestActivation(r).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            String text = bytes.toString(StandardCharsets.UTF_8);
+            if (r == dialect) {
+                assertThat(text).contains("dialect:      record type acme-permissions/1, mapped by host code");
+            } else {
+                assertThat(text).doesNotContain("dialect:");
+            }
+            console.close();
+        }
+    }
+
+    @Test
     void aSkillWithoutAContractSaysSoAndAnythingButYesDenies() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ConsoleApprovalChannel console = new ConsoleApprovalChannel(
@@ -173,6 +206,19 @@ class ActivationApprovalTest {
                         Fixtures.artifact(Fixtures.REVISION).files(),
                         Optional.of(CONTRACT),
                         Optional.empty(),
+                        () -> "",
+                        Instant.EPOCH))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ActivationApprovalRequest(
+                        Fixtures.SKILL,
+                        AgentId.of("a"),
+                        "a",
+                        "1.0.0",
+                        Fixtures.REVISION,
+                        Fixtures.artifact(Fixtures.REVISION).files(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of("acme-permissions/1"),
                         () -> "",
                         Instant.EPOCH))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -11,8 +11,10 @@ import dev.skillgate.engine.internal.RetainedStaging;
 import dev.skillgate.engine.internal.Settlements;
 import dev.skillgate.engine.internal.SupervisorSelector;
 import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.ContractDialect;
 import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.inspect.DiscoveredSkill;
+import dev.skillgate.inspect.InspectOptions;
 import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.model.AgentId;
@@ -35,6 +37,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
@@ -252,6 +255,8 @@ public final class SkillGate implements AutoCloseable {
         private String namespace;
         private CredentialBroker credentialBroker;
         private SignatureChecker signatureChecker;
+        private final List<ContractDialect> contractDialects = new ArrayList<>();
+        private final List<String> contractDialectProviders = new ArrayList<>();
         private final List<AuditSink> auditSinks = new ArrayList<>();
         private final List<String> auditSinkProviders = new ArrayList<>();
         private Duration auditSinkTimeout;
@@ -322,6 +327,38 @@ public final class SkillGate implements AutoCloseable {
         /** Verifies signed contracts against the host's publisher keys (without one, signed origins are refused). */
         public Builder signatureChecker(SignatureChecker checker) {
             this.signatureChecker = Objects.requireNonNull(checker, "checker");
+            return this;
+        }
+
+        /**
+         * Adds a trust-contract dialect (see {@link ContractDialect}): a {@code skill.contract.json}
+         * whose {@code recordType} is exactly the dialect's is mapped by it, for inspection,
+         * activation and execution alike; everything after the mapping (identity rule, contract
+         * check, credentials, origin and signature, consent) is unchanged. One dialect per record
+         * type; {@code skill-contract} cannot be replaced. Checked at {@link #build()}, which throws
+         * {@link IllegalArgumentException} for an invalid or duplicate record type.
+         */
+        public Builder contractDialect(ContractDialect dialect) {
+            contractDialects.add(Objects.requireNonNull(dialect, "dialect"));
+            return this;
+        }
+
+        /**
+         * Opts in to the {@link java.util.ServiceLoader} provider of {@link ContractDialect} whose
+         * {@link ContractDialect#recordType()} is {@code recordType}, used like {@link
+         * #contractDialect}. Providers are never used unless named here: a jar on the path does not
+         * get to read trust contracts by being there. Each record type must match exactly one
+         * provider; none, or several (load order never decides), make {@link #build()} throw
+         * {@link IllegalStateException}.
+         */
+        public Builder contractDialectProvider(String recordType) {
+            Objects.requireNonNull(recordType, "recordType");
+            if (!ContractDialect.isValidRecordType(recordType)) {
+                throw new IllegalArgumentException(
+                        "a contract dialect record type is 1-64 of [a-z0-9._/-], not skill-contract or a name"
+                                + " starting with it");
+            }
+            contractDialectProviders.add(recordType);
             return this;
         }
 
@@ -447,6 +484,10 @@ public final class SkillGate implements AutoCloseable {
             }
             // Checked before anything is created: bad names, duplicates, bounds.
             AuditLogOptions audit = auditOptions.build();
+            InspectOptions.Builder dialects = InspectOptions.builder();
+            contractDialects.forEach(dialects::contractDialect);
+            providedContractDialects(contractDialectProviders).forEach(dialects::contractDialect);
+            Map<String, ContractDialect> dialectsByType = dialects.build().contractDialects();
             try {
                 createPrivateDirectory(dataDirectory);
             } catch (IOException e) {
@@ -481,6 +522,7 @@ public final class SkillGate implements AutoCloseable {
                     Optional.ofNullable(namespace),
                     Optional.ofNullable(credentialBroker),
                     Optional.ofNullable(signatureChecker),
+                    dialectsByType,
                     effectiveAdmin.plans()));
             // No janitor sweep here: a retained staging directory is an unknown outcome, listed by
             // unresolved() and removed only by the audited SkillGateAdmin.resolve (SPEC §12).
@@ -542,6 +584,55 @@ public final class SkillGate implements AutoCloseable {
                 }
                 if (matching.size() > 1) {
                     throw new IllegalStateException("several AuditSink providers are named '" + name
+                            + "'; load order never decides, so none is used");
+                }
+                out.add(matching.get(0));
+            }
+            return out;
+        }
+
+        /**
+         * The named {@link ContractDialect} providers, exactly one per record type.
+         *
+         * @throws IllegalStateException when a record type matches no provider or several
+         */
+        private static List<ContractDialect> providedContractDialects(List<String> recordTypes) {
+            if (recordTypes.isEmpty()) {
+                return List.of();
+            }
+            List<ContractDialect> found = new ArrayList<>();
+            Iterator<ContractDialect> it =
+                    ServiceLoader.load(ContractDialect.class).iterator();
+            for (int i = 0; i < MAX_PROVIDERS; i++) {
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    found.add(it.next());
+                } catch (ServiceConfigurationError e) {
+                    // A provider that fails to load can never be named; the others still count.
+                }
+            }
+            List<ContractDialect> out = new ArrayList<>();
+            for (String recordType : recordTypes) {
+                List<ContractDialect> matching = new ArrayList<>();
+                for (ContractDialect dialect : found) {
+                    String candidate;
+                    try {
+                        candidate = dialect.recordType();
+                    } catch (RuntimeException e) {
+                        continue;
+                    }
+                    if (recordType.equals(candidate)) {
+                        matching.add(dialect);
+                    }
+                }
+                if (matching.isEmpty()) {
+                    throw new IllegalStateException(
+                            "no ContractDialect provider for record type '" + recordType + "' is installed");
+                }
+                if (matching.size() > 1) {
+                    throw new IllegalStateException("several ContractDialect providers read record type '" + recordType
                             + "'; load order never decides, so none is used");
                 }
                 out.add(matching.get(0));

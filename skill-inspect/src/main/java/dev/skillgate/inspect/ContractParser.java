@@ -23,6 +23,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -37,7 +38,8 @@ import tools.jackson.databind.JsonNode;
  * nodes, no duplicate keys, no byte-order mark). Every field is required — an omitted need is an
  * error, never a default — and no other field is allowed (a {@code __proto__} key is refused by
  * name). {@code schemaVersion} must be the number 1 and {@code recordType} the string {@code
- * skill-contract}; otherwise nothing else is read. Then:
+ * skill-contract}; otherwise nothing else is read (a string {@code recordType} other than {@code
+ * skill-contract} is reported first, as {@code CONTRACT_VERSION} at {@code /recordType}). Then:
  *
  * <ul>
  *   <li>{@code identity {id, version}}: {@code id} is {@code <namespace>/<directory name>} where the
@@ -58,6 +60,10 @@ import tools.jackson.databind.JsonNode;
  *   <li>{@code networkDestinations}: up to 64 distinct credential-free {@code https://host[:port]}
  *       origins (no userinfo, path, query or fragment; IDN hosts converted to punycode).
  * </ul>
+ *
+ * <p>A file whose {@code recordType} names a configured {@link ContractDialect} is mapped by that
+ * dialect instead (after the same bounds and strict decoding), fail closed; a record type with no
+ * dialect is {@code CONTRACT_VERSION} as before.
  *
  * <p>Every problem found is reported with the JSON pointer of the offending field. Values are exact:
  * no coercion, no trimming, no case folding. Stateless and thread-safe; never throws for any input.
@@ -88,9 +94,29 @@ public final class ContractParser {
      * @return {@link ContractVerdict.Accepted} or {@link ContractVerdict.Rejected}
      */
     public static ContractVerdict parse(byte[] bytes, String directoryName, Optional<String> namespace) {
+        return parse(bytes, directoryName, namespace, Map.of());
+    }
+
+    /**
+     * Parses contract bytes, handing a file whose {@code recordType} is a key of {@code dialects} to
+     * that {@link ContractDialect} instead of the built-in record's rules. The bytes are bounded and
+     * strictly decoded first either way, and the digest is of the same bytes. Without a matching
+     * dialect this is {@link #parse(byte[], String, Optional)}.
+     *
+     * @param bytes the exact bytes of {@code skill.contract.json} (copied; not kept)
+     * @param directoryName the skill directory's name, which {@code identity.id} must end with
+     * @param namespace the catalog namespace; empty accepts any valid namespace
+     * @param dialects the configured dialects by record type (see {@link InspectOptions#contractDialects()})
+     * @return {@link ContractVerdict.Accepted} or {@link ContractVerdict.Rejected}; never throws for
+     *     any bytes or any dialect behaviour
+     * @throws IllegalArgumentException when a key of {@code dialects} cannot name a dialect
+     */
+    public static ContractVerdict parse(
+            byte[] bytes, String directoryName, Optional<String> namespace, Map<String, ContractDialect> dialects) {
         Objects.requireNonNull(bytes, "bytes");
         Objects.requireNonNull(directoryName, "directoryName");
         Objects.requireNonNull(namespace, "namespace");
+        Map<String, ContractDialect> registry = DialectMapping.checked(dialects);
         byte[] copy = bytes.clone();
         if (copy.length > Limits.MANIFEST_BYTES) {
             return rejected(Diagnostic.error(
@@ -103,6 +129,12 @@ public final class ContractParser {
             return rejected(failed.toDiagnostic(ErrorCode.CONTRACT_SYNTAX));
         }
         JsonNode root = ((StrictJsonDecoder.Decoded) outcome).root();
+        JsonNode type = root.isObject() ? root.get("recordType") : null;
+        if (type != null && type.isString() && registry.containsKey(type.stringValue())) {
+            String recordType = type.stringValue();
+            return DialectMapping.map(
+                    recordType, registry.get(recordType), copy, directoryName, namespace, Sha256Digest.hash(copy));
+        }
         return new Fields(root, directoryName, namespace).parse(Sha256Digest.hash(copy));
     }
 
@@ -164,6 +196,17 @@ public final class ContractParser {
 
         /** {@code schemaVersion} 1 and {@code recordType} skill-contract; otherwise stop. */
         private boolean header() {
+            JsonNode type = root.get("recordType");
+            if (type != null && type.isString() && !type.stringValue().equals(SkillContract.RECORD_TYPE)) {
+                // Named first: a dialect record need not carry schemaVersion, and "which record is
+                // this" is the useful answer (decision 0400).
+                error(
+                        ErrorCode.CONTRACT_VERSION,
+                        "/recordType",
+                        "recordType '" + Text.excerpt(type.stringValue()) + "' is not supported: it is not '"
+                                + SkillContract.RECORD_TYPE + "' and no contract dialect is configured for it");
+                return false;
+            }
             JsonNode version = root.get("schemaVersion");
             if (version == null) {
                 error(ErrorCode.CONTRACT_MISSING_FIELD, "/schemaVersion", "schemaVersion is required");
@@ -180,17 +223,15 @@ public final class ContractParser {
                         "schemaVersion " + Text.excerpt(version.asString()) + " is not supported; only 1 is");
                 return false;
             }
-            JsonNode type = root.get("recordType");
             if (type == null) {
                 error(ErrorCode.CONTRACT_MISSING_FIELD, "/recordType", "recordType is required");
                 return false;
             }
-            if (!type.isString() || !type.stringValue().equals(SkillContract.RECORD_TYPE)) {
+            if (!type.isString()) {
                 error(
                         ErrorCode.CONTRACT_VERSION,
                         "/recordType",
-                        "recordType must be '" + SkillContract.RECORD_TYPE + "'"
-                                + (type.isString() ? ", not '" + Text.excerpt(type.stringValue()) + "'" : ""));
+                        "recordType must be the string '" + SkillContract.RECORD_TYPE + "'");
                 return false;
             }
             return true;

@@ -30,11 +30,27 @@ public sealed interface ContractVerdict
      * @param contract the parsed contract
      * @param sha256 SHA-256 of the exact contract bytes (the "contract hash" trust scopes and
      *     publisher signatures bind to)
+     * @param recordType the {@code recordType} that produced the contract: {@link
+     *     SkillContract#RECORD_TYPE} for the built-in record, otherwise the {@link ContractDialect}'s
      */
-    record Accepted(SkillContract contract, Sha256Digest sha256) implements ContractVerdict {
+    record Accepted(SkillContract contract, Sha256Digest sha256, String recordType) implements ContractVerdict {
         public Accepted {
             Objects.requireNonNull(contract, "contract");
             Objects.requireNonNull(sha256, "sha256");
+            Objects.requireNonNull(recordType, "recordType");
+            if (!recordType.equals(SkillContract.RECORD_TYPE) && !ContractDialect.isValidRecordType(recordType)) {
+                throw new IllegalArgumentException("not a contract record type");
+            }
+        }
+
+        /** A contract of the built-in {@code skill-contract} record. */
+        public Accepted(SkillContract contract, Sha256Digest sha256) {
+            this(contract, sha256, SkillContract.RECORD_TYPE);
+        }
+
+        /** Whether a {@link ContractDialect} rather than the built-in record produced the contract. */
+        public boolean fromDialect() {
+            return !recordType.equals(SkillContract.RECORD_TYPE);
         }
 
         @Override

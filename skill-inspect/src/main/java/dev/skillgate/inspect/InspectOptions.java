@@ -1,30 +1,38 @@
 package dev.skillgate.inspect;
 
 import dev.skillgate.model.SkillName;
+import dev.skillgate.model.Text;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * How {@link SkillInspector} inspects: the validation profile, the catalog namespace a contract's
  * {@code identity.id} must use, and what the host offers — an agent context to check the contract
- * against, a credential broker, a signature checker with its publisher keys.
+ * against, a credential broker, a signature checker with its publisher keys, and the trust-contract
+ * dialects ({@link ContractDialect}) besides the built-in {@code skill-contract} record.
  *
  * <p>Everything is optional except the profile (default {@link ValidationProfile#STRICT}). Without
  * a namespace any valid namespace is accepted; without a context the contract is only checked for
- * what needs no context; without a signature checker signatures are "not checked". Immutable.
+ * what needs no context; without a signature checker signatures are "not checked"; without dialects
+ * only the built-in record is read. Immutable.
  *
  * @param profile the SKILL.md validation profile
  * @param namespace the catalog namespace, if the host has one
  * @param agentContext the agent that would use the skill, if known
  * @param credentialBroker the host's credential broker, if configured
  * @param signatureChecker the host's signature checker, if publisher keys are configured
+ * @param contractDialects the configured contract dialects by their record type (read once, at
+ *     registration); never the built-in {@code skill-contract}
  */
 public record InspectOptions(
         ValidationProfile profile,
         Optional<String> namespace,
         Optional<AgentContext> agentContext,
         Optional<CredentialBroker> credentialBroker,
-        Optional<SignatureChecker> signatureChecker) {
+        Optional<SignatureChecker> signatureChecker,
+        Map<String, ContractDialect> contractDialects) {
 
     public InspectOptions {
         Objects.requireNonNull(profile, "profile");
@@ -32,11 +40,22 @@ public record InspectOptions(
         Objects.requireNonNull(agentContext, "agentContext");
         Objects.requireNonNull(credentialBroker, "credentialBroker");
         Objects.requireNonNull(signatureChecker, "signatureChecker");
+        contractDialects = DialectMapping.checked(contractDialects);
         namespace.ifPresent(ns -> {
             if (!SkillName.isValid(ns)) {
                 throw new IllegalArgumentException("a namespace follows the skill-name rules");
             }
         });
+    }
+
+    /** Options without contract dialects (the form before dialects existed). */
+    public InspectOptions(
+            ValidationProfile profile,
+            Optional<String> namespace,
+            Optional<AgentContext> agentContext,
+            Optional<CredentialBroker> credentialBroker,
+            Optional<SignatureChecker> signatureChecker) {
+        this(profile, namespace, agentContext, credentialBroker, signatureChecker, Map.of());
     }
 
     /** The defaults: strict profile, nothing else configured. */
@@ -56,6 +75,7 @@ public record InspectOptions(
         private Optional<AgentContext> agentContext = Optional.empty();
         private Optional<CredentialBroker> credentialBroker = Optional.empty();
         private Optional<SignatureChecker> signatureChecker = Optional.empty();
+        private final Map<String, ContractDialect> contractDialects = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -89,9 +109,39 @@ public record InspectOptions(
             return this;
         }
 
+        /**
+         * Adds a trust-contract dialect: a {@code skill.contract.json} whose {@code recordType} is
+         * exactly {@code dialect.recordType()} (read once, here) is mapped by it. Several dialects are
+         * allowed, one per record type.
+         *
+         * @throws IllegalArgumentException when the record type is invalid, is or starts with {@code
+         *     skill-contract} (the built-in record cannot be replaced), cannot be read, or already has
+         *     a dialect here
+         */
+        public Builder contractDialect(ContractDialect dialect) {
+            Objects.requireNonNull(dialect, "dialect");
+            String type;
+            try {
+                type = dialect.recordType();
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("the contract dialect's recordType() failed", e);
+            }
+            if (!ContractDialect.isValidRecordType(type)) {
+                throw new IllegalArgumentException("'" + Text.excerpt(String.valueOf(type))
+                        + "' cannot name a contract dialect: 1-64 of [a-z0-9._/-], not skill-contract or a"
+                        + " name starting with it");
+            }
+            if (contractDialects.containsKey(type)) {
+                throw new IllegalArgumentException("two contract dialects for record type '" + type + "'");
+            }
+            contractDialects.put(type, dialect);
+            return this;
+        }
+
         /** The options. */
         public InspectOptions build() {
-            return new InspectOptions(profile, namespace, agentContext, credentialBroker, signatureChecker);
+            return new InspectOptions(
+                    profile, namespace, agentContext, credentialBroker, signatureChecker, contractDialects);
         }
     }
 }

@@ -20,7 +20,7 @@ import java.util.Optional;
  *
  * <p>It captures the bundle ({@link SkillArtifact#capture}), validates the captured {@code
  * SKILL.md}, takes the manifest verdict the capture computed, parses the contract ({@link
- * ContractParser}) and checks it ({@link ContractCheck}) against the configured agent context, and
+ * ContractParser}, or a configured {@link ContractDialect} for its record type) and checks it ({@link ContractCheck}) against the configured agent context, and
  * verifies the publisher signature through the configured {@link SignatureChecker}, reading {@value
  * #SIGNATURE_FILE_NAME} (at most {@value #MAX_SIGNATURE_FILE_BYTES} bytes) through the bounded
  * reader. The capture is disposed of before returning. Reading never executes, imports or installs
@@ -114,7 +114,8 @@ public final class SkillInspector {
     private static ContractVerdict contract(SkillArtifact artifact, InspectOptions options) {
         Optional<byte[]> bytes = artifact.contractBytes();
         if (bytes.isPresent()) {
-            return ContractParser.parse(bytes.get(), artifact.directoryName(), options.namespace());
+            return ContractParser.parse(
+                    bytes.get(), artifact.directoryName(), options.namespace(), options.contractDialects());
         }
         return artifact.contractProblem()
                 .<ContractVerdict>map(p -> new ContractVerdict.Rejected(List.of(p)))

@@ -297,8 +297,10 @@ public enum ErrorCode {
     CONTRACT_MISSING_FIELD(ErrorGroup.CONTRACT, "A required contract field is missing."),
     /** A contract field has the wrong type or an unknown value. */
     CONTRACT_TYPE(ErrorGroup.CONTRACT, "A contract field has the wrong type or an unknown value."),
-    /** schemaVersion is not 1 or recordType is not skill-contract. */
-    CONTRACT_VERSION(ErrorGroup.CONTRACT, "`schemaVersion` is not 1 or `recordType` is not `skill-contract`."),
+    /** schemaVersion is not 1, or recordType is neither skill-contract nor a configured dialect's. */
+    CONTRACT_VERSION(
+            ErrorGroup.CONTRACT,
+            "`schemaVersion` is not 1, or `recordType` is neither `skill-contract` nor a configured dialect's."),
     /** A version or range is not strict SemVer 2.0.0. */
     CONTRACT_SEMVER(ErrorGroup.CONTRACT, "A version or range is not strict SemVer 2.0.0."),
     /** identity.id is not &lt;namespace&gt;/&lt;directory name&gt;. */
@@ -326,6 +328,10 @@ public enum ErrorCode {
     /** The contract asks for more permission than the agent context grants. */
     CONTRACT_PERMISSION_ESCALATION(
             ErrorGroup.CONTRACT, "The contract asks for more permission than the agent context grants."),
+    /** A contract dialect threw, returned nothing, or returned an unusable contract or diagnostics. */
+    CONTRACT_DIALECT_FAILED(
+            ErrorGroup.CONTRACT,
+            "A contract dialect threw, returned nothing, or returned an unusable contract or diagnostics."),
     // --- SIGNATURE ---
     /** A signed origin has no signature. */
     SIGNATURE_MISSING(ErrorGroup.SIGNATURE, "A signed origin has no signature."),

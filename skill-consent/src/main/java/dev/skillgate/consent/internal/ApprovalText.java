@@ -122,6 +122,9 @@ public final class ApprovalText {
                     "contract",
                     r.contractDigest().get() + "  (" + c.identity().id() + " "
                             + c.identity().version() + ")");
+            if (r.contractFromDialect()) {
+                line(out, "dialect", "record type " + r.contractRecordType().get() + ", mapped by host code");
+            }
             line(
                     out,
                     "origin",

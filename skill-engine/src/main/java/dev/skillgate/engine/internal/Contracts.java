@@ -16,7 +16,8 @@ import java.util.Optional;
  * preflight and again immediately before use. Not API.
  *
  * <p>No contract: nothing to check (the skill declares no needs). A contract that was present but
- * could not be captured, or that the parser rejects: refused with its codes. An accepted contract
+ * could not be captured, or that the parser (or the configured dialect for its record type) rejects:
+ * refused with its codes. An accepted contract
  * without an agent context to check it against: refused ({@code CONTRACT_AGENT_INCOMPATIBLE}).
  * Otherwise every {@link ContractCheck} failure refuses.
  */
@@ -35,11 +36,9 @@ public final class Contracts {
         }
     }
 
-    public static Outcome check(
-            SkillArtifact artifact,
-            Optional<AgentContext> context,
-            Optional<String> namespace,
-            Optional<CredentialBroker> broker) {
+    public static Outcome check(SkillArtifact artifact, Optional<AgentContext> context, EngineCore.Config config) {
+        Optional<String> namespace = config.namespace();
+        Optional<CredentialBroker> broker = config.credentialBroker();
         if (artifact.contractProblem().isPresent()) {
             return new Outcome(
                     Optional.empty(), List.of(artifact.contractProblem().get()));
@@ -48,7 +47,8 @@ public final class Contracts {
         if (bytes.isEmpty()) {
             return new Outcome(Optional.empty(), List.of());
         }
-        ContractVerdict verdict = ContractParser.parse(bytes.get(), artifact.directoryName(), namespace);
+        ContractVerdict verdict =
+                ContractParser.parse(bytes.get(), artifact.directoryName(), namespace, config.contractDialects());
         if (!(verdict instanceof ContractVerdict.Accepted accepted)) {
             return new Outcome(Optional.empty(), verdict.problems());
         }

@@ -28,6 +28,7 @@ import dev.skillgate.engine.UnresolvedExecution;
 import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.inspect.CaptureOutcome;
 import dev.skillgate.inspect.CapturedFile;
+import dev.skillgate.inspect.ContractDialect;
 import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.inspect.DiscoveredSkill;
@@ -119,6 +120,7 @@ public final class EngineCore {
             Optional<String> namespace,
             Optional<CredentialBroker> credentialBroker,
             Optional<SignatureChecker> signatureChecker,
+            Map<String, ContractDialect> contractDialects,
             WorkflowPlans plans) {
         public Config {
             Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -135,6 +137,7 @@ public final class EngineCore {
             Objects.requireNonNull(namespace, "namespace");
             Objects.requireNonNull(credentialBroker, "credentialBroker");
             Objects.requireNonNull(signatureChecker, "signatureChecker");
+            contractDialects = Map.copyOf(contractDialects);
             Objects.requireNonNull(plans, "plans");
         }
     }
@@ -285,7 +288,7 @@ public final class EngineCore {
         Invocation invocation = valid.value();
         // 4. The trust contract against the agent context.
         Optional<AgentContext> context = request.agentContext().or(config::agentContext);
-        Contracts.Outcome contract = Contracts.check(artifact, context, config.namespace(), config.credentialBroker());
+        Contracts.Outcome contract = Contracts.check(artifact, context, config);
         if (!contract.refusal().isEmpty()) {
             refuse(e, contract.refusal());
             return;
@@ -402,8 +405,7 @@ public final class EngineCore {
                 return;
             }
         }
-        Contracts.Outcome contractAgain =
-                Contracts.check(artifact, context, config.namespace(), config.credentialBroker());
+        Contracts.Outcome contractAgain = Contracts.check(artifact, context, config);
         if (!contractAgain.refusal().isEmpty()) {
             refuse(e, contractAgain.refusal());
             return;
@@ -606,12 +608,14 @@ public final class EngineCore {
     }
 
     private InspectOptions inspectOptions(Optional<AgentContext> context) {
-        InspectOptions.Builder b = InspectOptions.builder();
-        config.namespace().ifPresent(b::namespace);
-        context.ifPresent(b::agentContext);
-        config.credentialBroker().ifPresent(b::credentialBroker);
-        config.signatureChecker().ifPresent(b::signatureChecker);
-        return b.build();
+        // The canonical constructor keeps the dialects keyed by the record type read once at build.
+        return new InspectOptions(
+                ValidationProfile.STRICT,
+                config.namespace(),
+                context,
+                config.credentialBroker(),
+                config.signatureChecker(),
+                config.contractDialects());
     }
 
     /**
@@ -643,7 +647,7 @@ public final class EngineCore {
         }
         try (SkillArtifact artifact = captured.artifact().orElseThrow()) {
             Optional<AgentContext> ctx = Optional.of(context);
-            Contracts.Outcome preflight = Contracts.check(artifact, ctx, config.namespace(), config.credentialBroker());
+            Contracts.Outcome preflight = Contracts.check(artifact, ctx, config);
             if (!preflight.refusal().isEmpty()) {
                 return new Activation.Refused(name, preflight.refusal());
             }
@@ -681,7 +685,7 @@ public final class EngineCore {
                     return new Activation.Refused(name, List.of(notRecorded.get()));
                 }
             }
-            Contracts.Outcome again = Contracts.check(artifact, ctx, config.namespace(), config.credentialBroker());
+            Contracts.Outcome again = Contracts.check(artifact, ctx, config);
             if (!again.refusal().isEmpty()) {
                 return new Activation.Refused(name, again.refusal());
             }
@@ -710,6 +714,7 @@ public final class EngineCore {
                 files,
                 contract.accepted().map(ContractVerdict.Accepted::contract),
                 contract.accepted().map(ContractVerdict.Accepted::sha256),
+                contract.accepted().map(ContractVerdict.Accepted::recordType),
                 () -> instructions,
                 Instant.now());
         ApprovalDecision decision = ApprovalChannel.failClosed(
