@@ -43,6 +43,7 @@ import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The facade a host application gives its agent (SPEC §12): list skills, run a skill's script with
@@ -550,45 +551,7 @@ public final class SkillGate implements AutoCloseable {
          * @throws IllegalStateException when a name matches no provider or several
          */
         private static List<AuditSink> providedAuditSinks(List<String> names) {
-            if (names.isEmpty()) {
-                return List.of();
-            }
-            List<AuditSink> found = new ArrayList<>();
-            Iterator<AuditSink> it = ServiceLoader.load(AuditSink.class).iterator();
-            for (int i = 0; i < MAX_PROVIDERS; i++) {
-                try {
-                    if (!it.hasNext()) {
-                        break;
-                    }
-                    found.add(it.next());
-                } catch (ServiceConfigurationError e) {
-                    // A provider that fails to load can never be named; the others still count.
-                }
-            }
-            List<AuditSink> out = new ArrayList<>();
-            for (String name : names) {
-                List<AuditSink> matching = new ArrayList<>();
-                for (AuditSink sink : found) {
-                    String candidate;
-                    try {
-                        candidate = sink.name();
-                    } catch (RuntimeException e) {
-                        continue;
-                    }
-                    if (name.equals(candidate)) {
-                        matching.add(sink);
-                    }
-                }
-                if (matching.isEmpty()) {
-                    throw new IllegalStateException("no AuditSink provider named '" + name + "' is installed");
-                }
-                if (matching.size() > 1) {
-                    throw new IllegalStateException("several AuditSink providers are named '" + name
-                            + "'; load order never decides, so none is used");
-                }
-                out.add(matching.get(0));
-            }
-            return out;
+            return namedProviders(AuditSink.class, names, AuditSink::name, "named");
         }
 
         /**
@@ -597,12 +560,24 @@ public final class SkillGate implements AutoCloseable {
          * @throws IllegalStateException when a record type matches no provider or several
          */
         private static List<ContractDialect> providedContractDialects(List<String> recordTypes) {
-            if (recordTypes.isEmpty()) {
+            return namedProviders(ContractDialect.class, recordTypes, ContractDialect::recordType, "for record type");
+        }
+
+        /**
+         * For each of {@code names}, the one {@code ServiceLoader} provider of {@code service} whose
+         * {@code nameOf} equals it (at most {@link #MAX_PROVIDERS} looked at). A provider that fails to
+         * load or to say its name can never be chosen; the others still count.
+         *
+         * @throws IllegalStateException when a name matches no provider or several (load order never
+         *     decides)
+         */
+        private static <T> List<T> namedProviders(
+                Class<T> service, List<String> names, Function<T, String> nameOf, String relation) {
+            if (names.isEmpty()) {
                 return List.of();
             }
-            List<ContractDialect> found = new ArrayList<>();
-            Iterator<ContractDialect> it =
-                    ServiceLoader.load(ContractDialect.class).iterator();
+            List<T> found = new ArrayList<>();
+            Iterator<T> it = ServiceLoader.load(service).iterator();
             for (int i = 0; i < MAX_PROVIDERS; i++) {
                 try {
                     if (!it.hasNext()) {
@@ -613,26 +588,27 @@ public final class SkillGate implements AutoCloseable {
                     // A provider that fails to load can never be named; the others still count.
                 }
             }
-            List<ContractDialect> out = new ArrayList<>();
-            for (String recordType : recordTypes) {
-                List<ContractDialect> matching = new ArrayList<>();
-                for (ContractDialect dialect : found) {
+            String kind = service.getSimpleName();
+            List<T> out = new ArrayList<>();
+            for (String name : names) {
+                List<T> matching = new ArrayList<>();
+                for (T provider : found) {
                     String candidate;
                     try {
-                        candidate = dialect.recordType();
+                        candidate = nameOf.apply(provider);
                     } catch (RuntimeException e) {
                         continue;
                     }
-                    if (recordType.equals(candidate)) {
-                        matching.add(dialect);
+                    if (name.equals(candidate)) {
+                        matching.add(provider);
                     }
                 }
                 if (matching.isEmpty()) {
                     throw new IllegalStateException(
-                            "no ContractDialect provider for record type '" + recordType + "' is installed");
+                            "no " + kind + " provider " + relation + " '" + name + "' is installed");
                 }
                 if (matching.size() > 1) {
-                    throw new IllegalStateException("several ContractDialect providers read record type '" + recordType
+                    throw new IllegalStateException("several " + kind + " providers " + relation + " '" + name
                             + "'; load order never decides, so none is used");
                 }
                 out.add(matching.get(0));
