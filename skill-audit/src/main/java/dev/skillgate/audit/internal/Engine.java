@@ -27,6 +27,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -907,6 +908,16 @@ public final class Engine implements AutoCloseable {
             Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             return true;
         } catch (NoSuchFileException e) {
+            // Newer JDKs report ENOTDIR as "no such file" too: absent only when the nearest existing
+            // ancestor is a directory (a loop over the path's ancestors, bounded by its depth).
+            for (Path ancestor = p.toAbsolutePath().getParent(); ancestor != null; ancestor = ancestor.getParent()) {
+                if (Files.exists(ancestor)) {
+                    if (!Files.isDirectory(ancestor)) {
+                        throw new NotDirectoryException(ancestor.toString());
+                    }
+                    return false;
+                }
+            }
             return false;
         }
     }
