@@ -8,8 +8,7 @@ import java.util.Objects;
 /**
  * The invocation workloads of the protocol benchmarks and of the ajv comparison: an input schema
  * inside the subset of SPEC §6 and one input valid against it. The same three shapes as the
- * protocol section of {@code docs/performance.md} (first measured by skill-inspect's
- * {@code ProtocolValidationBench}): a small object, a 50-property nested object and a 60 KiB
+ * protocol section of {@code docs/performance.md}: a small object, a 50-property nested object and a 60 KiB
  * array.
  *
  * <p>Guaranteed: each input is valid against its schema (the benchmarks check it before
