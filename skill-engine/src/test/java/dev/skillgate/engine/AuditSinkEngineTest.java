@@ -26,15 +26,12 @@ import dev.skillgate.model.Timeout;
 import dev.skillgate.model.ToolClass;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -51,34 +48,15 @@ import org.junit.jupiter.api.condition.OS;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(120)
 @EnabledOnOs(OS.LINUX)
-class AuditSinkEngineTest {
+class AuditSinkEngineTest extends LiveEngineTest {
     private static final AgentId AGENT = AgentId.of("agent-1");
     private static final String INPUT = "{\"name\":\"Ada\"}";
 
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path data;
-    private Path workspace;
     private final List<AutoCloseable> open = new ArrayList<>();
     private final List<ExecutionEvent> heard = new CopyOnWriteArrayList<>();
 
-    @BeforeAll
-    void createRoot() throws IOException {
-        base = Files.createTempDirectory("skillgate-audit-sink");
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-    }
-
     @BeforeEach
     void fresh() throws IOException {
-        Support.TestDirs dirs = Support.freshDirs(base, marker);
-        skills = dirs.skills();
-        data = dirs.data();
-        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         heard.clear();
     }

@@ -38,9 +38,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -55,34 +53,15 @@ import org.junit.jupiter.api.condition.OS;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(120)
 @EnabledOnOs(OS.LINUX)
-class ExecuteEndToEndTest {
+class ExecuteEndToEndTest extends LiveEngineTest {
     private static final AgentId AGENT = AgentId.of("agent-1");
     private static final String HELLO_INPUT = "{\"name\":\"Ada\"}";
 
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path data;
-    private Path workspace;
     private SkillGateAdmin admin;
     private final List<SkillGate> gates = new ArrayList<>();
 
-    @BeforeAll
-    void createRoot() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-e2e");
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-    }
-
     @BeforeEach
     void freshState() throws IOException {
-        Support.TestDirs dirs = Support.freshDirs(base, marker);
-        skills = dirs.skills();
-        data = dirs.data();
-        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
         Bundles.fixtureSkill(skills, "print-env", NodeFixture.PRINT_ENV, 10_000);

@@ -22,16 +22,13 @@ import dev.skillgate.runner.ProgressEvent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -47,35 +44,16 @@ import org.junit.jupiter.api.condition.OS;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(120)
 @EnabledOnOs(OS.LINUX)
-class OutcomeAuditTest {
+class OutcomeAuditTest extends LiveEngineTest {
     private static final AgentId AGENT = AgentId.of("agent-1");
     private static final String HELLO_INPUT = "{\"name\":\"Ada\"}";
 
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path data;
-    private Path workspace;
     private SkillGateAdmin admin;
     private final List<SkillGate> gates = new ArrayList<>();
     private final List<ExecutionEvent> heard = new CopyOnWriteArrayList<>();
 
-    @BeforeAll
-    void createRoot() throws IOException {
-        base = Files.createTempDirectory("skillgate-outcome-audit");
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-    }
-
     @BeforeEach
     void fresh() throws IOException {
-        Support.TestDirs dirs = Support.freshDirs(base, marker);
-        skills = dirs.skills();
-        data = dirs.data();
-        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
         Bundles.skill(

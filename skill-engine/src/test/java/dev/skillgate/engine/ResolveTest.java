@@ -18,7 +18,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -44,31 +41,11 @@ import org.junit.jupiter.api.condition.OS;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(180)
 @EnabledOnOs(OS.LINUX)
-class ResolveTest {
+class ResolveTest extends LiveEngineTest {
     private static final AgentId AGENT = AgentId.of("agent-1");
-
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path data;
-    private Path workspace;
-
-    @BeforeAll
-    void createRoot() throws IOException {
-        base = Files.createTempDirectory("skillgate-resolve");
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-    }
 
     @BeforeEach
     void fresh() throws IOException {
-        Support.TestDirs dirs = Support.freshDirs(base, marker);
-        skills = dirs.skills();
-        data = dirs.data();
-        workspace = dirs.workspace();
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
     }
 

@@ -12,13 +12,9 @@ import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
 import dev.skillgate.runner.ProgressEvent;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,31 +29,11 @@ import org.junit.jupiter.api.condition.OS;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(120)
 @EnabledOnOs(OS.LINUX)
-class SettlementTest {
+class SettlementTest extends LiveEngineTest {
     private static final AgentId AGENT = AgentId.of("agent-1");
-
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path data;
-    private Path workspace;
-
-    @BeforeAll
-    void createRoot() throws IOException {
-        base = Files.createTempDirectory("skillgate-settlement");
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-    }
 
     @BeforeEach
     void fresh() throws IOException {
-        Support.TestDirs dirs = Support.freshDirs(base, marker);
-        skills = dirs.skills();
-        data = dirs.data();
-        workspace = dirs.workspace();
         Bundles.fixtureSkill(skills, "stubborn", NodeFixture.IGNORE_SIGTERM, 30_000);
         Bundles.fixtureSkill(skills, "writer", NodeFixture.CHDIR_WRITE_WORKSPACE, 10_000);
         Bundles.fixtureSkill(skills, "sleeper", NodeFixture.SLEEP_PAST_DEADLINE, 30_000);
