@@ -144,9 +144,14 @@ public abstract class ModuleConfinementContract {
         TestSupport.StrictJsonCheck check = new TestSupport.StrictJsonCheck();
         NodeRunRequest request =
                 TestSupport.request(files, PortablePath.of(entry), input, workspace(), check, 60_000, 65_536);
+        AtomicReference<Path> staged = new AtomicReference<>();
         ExecutionEnvelope e = runner.start(request, ev -> {
+                    // Published once the script runs: a rewrite before the re-hash would be refused as
+                    // STAGING_TAMPERED before spawn, which is another test's case.
                     if (ev instanceof ProgressEvent.Staged s) {
-                        stagedRunDir.set(s.stagingDirectory());
+                        staged.set(s.stagingDirectory());
+                    } else if (ev instanceof ProgressEvent.Started) {
+                        stagedRunDir.set(staged.get());
                     }
                 })
                 .envelope()
@@ -213,6 +218,7 @@ public abstract class ModuleConfinementContract {
               out.workers.push(await new Promise((res) => { w.on('message', res); w.on('error', (e) => res('error ' + e.code)); }));
             }
             out.lazy = (await import('./lib/lazy.js')).kind;
+            out.unicode = (await import('./lib/ünï code.mjs')).u;
             process.stdout.write(JSON.stringify(out));
             """;
 
@@ -222,12 +228,13 @@ public abstract class ModuleConfinementContract {
             + "\"resolveBare\":\"ERR_MODULE_NOT_FOUND\",\"requireBare\":\"MODULE_NOT_FOUND\","
             + "\"requireResolve\":\"MODULE_NOT_FOUND\",\"outside\":\"ERR_MODULE_NOT_FOUND\","
             + "\"missing\":\"ERR_MODULE_NOT_FOUND\",\"workers\":[{\"bare\":\"ERR_MODULE_NOT_FOUND\",\"req\":\"MODULE_NOT_FOUND\","
-            + "\"v\":1},{\"bare\":\"ERR_MODULE_NOT_FOUND\",\"req\":\"MODULE_NOT_FOUND\",\"v\":1}],\"lazy\":\"commonjs\"}";
+            + "\"v\":1},{\"bare\":\"ERR_MODULE_NOT_FOUND\",\"req\":\"MODULE_NOT_FOUND\",\"v\":1}],\"lazy\":\"commonjs\",\"unicode\":\"ü\"}";
 
     static Map<PortablePath, byte[]> esmProbeBundle() {
         return bundle(
                 "entry.mjs", ESM_PROBES,
                 "lib/v.mjs", "export const v = 1;\n",
+                "lib/ünï code.mjs", "export const u = 'ü';\n",
                 "lib/data.json", "{\"k\": 2}\n",
                 "lib/one.json", "[1]\n",
                 "lib/c.cjs", """
@@ -380,19 +387,45 @@ public abstract class ModuleConfinementContract {
             const fs = require('node:fs');
             const path = require('node:path');
             const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+            process.on('uncaughtException', (e) => {
+              process.stdout.write(JSON.stringify({ failed: String(e.code) + ' ' + e.syscall + ' ' + e.path }));
+              process.exit(0);
+            });
             const dir = path.dirname(input.target);
             fs.chmodSync(dir, 0o700);
-            fs.chmodSync(input.target, 0o600);
-            fs.writeFileSync(input.target, input.evil);
-            fs.chmodSync(input.target, 0o400);
+            if (input.link) {
+              // Swap the file for a link to attacker bytes elsewhere (the link itself cannot be chmod'ed).
+              const elsewhere = input.go + '.evil';
+              fs.writeFileSync(elsewhere, input.evil);
+              fs.unlinkSync(input.target);
+              fs.symlinkSync(elsewhere, input.target);
+            } else {
+              fs.chmodSync(input.target, 0o600);
+              fs.writeFileSync(input.target, input.evil);
+              fs.chmodSync(input.target, 0o400);
+            }
             fs.chmodSync(dir, 0o500);
+            // Checked before "go": once the victim loads the module its run ends and its staging goes.
+            const rewrote = fs.readFileSync(input.target, 'utf8') === input.evil;
             fs.writeFileSync(input.go, 'go');
-            process.stdout.write(JSON.stringify({ rewrote: fs.readFileSync(input.target, 'utf8') === input.evil }));
+            process.stdout.write(JSON.stringify({ rewrote }));
             """;
 
     @ParameterizedTest
     @EnumSource(Lazy.class)
     void aConcurrentHostileRunRewritingALazilyLoadedModuleGetsTheVictimRefusedAtLoad(Lazy lazy) throws Exception {
+        hostileRewrite(lazy, false);
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = Lazy.class,
+            names = {"ESM_IMPORT", "CJS_REQUIRE"})
+    void aLazilyLoadedModuleSwappedForALinkToAttackerBytesIsRefusedAtLoad(Lazy lazy) throws Exception {
+        hostileRewrite(lazy, true);
+    }
+
+    private void hostileRewrite(Lazy lazy, boolean link) throws Exception {
         NodeRunner victimRunner = runner();
         NodeRunner hostileRunner = runner();
         Path go = base.resolve("go-" + lazy + "-" + System.nanoTime());
@@ -409,7 +442,7 @@ public abstract class ModuleConfinementContract {
         while (victimDir.get() == null && System.nanoTime() < until) {
             Thread.sleep(5);
         }
-        assertThat(victimDir.get()).as("the victim was staged").isNotNull();
+        assertThat(victimDir.get()).as("the victim started").isNotNull();
         Path target = victimDir.get().resolve("bundle").resolve(lazy.lib);
         String evil = lazy.evil.formatted(jsString(ran.toString()));
         Launch hostile = launch(
@@ -417,11 +450,24 @@ public abstract class ModuleConfinementContract {
                 bundle("hostile.cjs", HOSTILE),
                 "hostile.cjs",
                 "{\"target\":" + jsString(target.toString()) + ",\"evil\":" + jsString(evil) + ",\"go\":"
-                        + jsString(go.toString()) + "}");
+                        + jsString(go.toString()) + ",\"link\":" + link + "}");
         assertSucceeded(hostile, "{\"rewrote\":true}");
         Launch v = victim.get(150, TimeUnit.SECONDS);
         assertModuleChanged(v);
         assertThat(ran).as("the rewritten module never ran").doesNotExist();
+    }
+
+    @Test
+    void anUncaughtMissingModuleFailsAsAnOrdinaryExitWithinTheStderrBound() throws Exception {
+        // The guard's stack frames carry a short name, not the tens of kilobytes of their data: URL.
+        for (String entry : new String[] {"entry.cjs", "entry.mjs"}) {
+            Launch l = launch(
+                    runner(),
+                    bundle(entry, entry.endsWith(".cjs") ? "require('./nope');\n" : "await import('pretty-fmt');\n"),
+                    entry,
+                    "{}");
+            assertThat(l.envelope.errorCodes()).as(entry).startsWith(ErrorCode.EXEC_NONZERO_EXIT);
+        }
     }
 
     @ParameterizedTest

@@ -47,7 +47,14 @@ public final class ModuleGuard {
     static final int MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 
     private static final String TABLE_MARKER = "/*@GUARD_TABLE@*/ null";
-    private static final String SOURCE = compactSource(loadSource());
+    /**
+     * The name the guard's frames carry in stack traces: without it V8 names them by the whole
+     * {@code data:} URL, tens of kilobytes per frame, and every uncaught error of a CommonJS module
+     * (its frames run under the guard's loader) would overflow the 16 KiB stderr bound.
+     */
+    static final String SOURCE_NAME = "skillgate:module-guard";
+
+    private static final String SOURCE = compactSource(loadSource()) + "//# sourceURL=" + SOURCE_NAME + "\n";
 
     private ModuleGuard() {}
 
@@ -107,7 +114,7 @@ public final class ModuleGuard {
         String source = SOURCE.replace(TABLE_MARKER, table.toString());
         String url = "data:text/javascript;base64,"
                 + Base64.getEncoder().encodeToString(source.getBytes(StandardCharsets.UTF_8));
-        if (url.length() > MAX_ARGUMENT_BYTES) {
+        if (url.length() > MAX_ARGUMENT_BYTES) { // base64: one byte per character
             throw new IllegalArgumentException("the module table does not fit in one argument");
         }
         return url;
@@ -175,14 +182,27 @@ public final class ModuleGuard {
         return out.toString();
     }
 
-    /** Appends {@code s} as a JSON/JavaScript string literal, ASCII only. */
+    /**
+     * Appends {@code s} as a JSON/JavaScript string literal. Other characters than quote, backslash,
+     * controls and the two JavaScript line separators stay as they are (UTF-8 in the URL): escaping
+     * every non-ASCII character would triple a non-ASCII path and 64 long paths would then no longer
+     * fit in one argument.
+     */
     static void jsonString(StringBuilder out, String s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
-            } else if (c < 0x20 || c > 0x7e) {
+            } else if (c < 0x20
+                    || c == 0x7f
+                    || c == '\u2028'
+                    || c == '\u2029'
+                    || Character.isSurrogate(c)
+                            && !(Character.isHighSurrogate(c)
+                                    && i + 1 < s.length()
+                                    && Character.isLowSurrogate(s.charAt(i + 1)))
+                            && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)))) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);

@@ -18,9 +18,6 @@
 const GUARD = /*@GUARD_TABLE@*/ null;
 
 import * as nodeModule from 'node:module';
-import * as fs from 'node:fs';
-import * as nodePath from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const TAG = 'skillgate-module-guard:';
 const CHANGED_EXIT = 86;
@@ -35,11 +32,16 @@ const getBuiltinModule = process.getBuiltinModule;
 const killProcess = process.kill;
 const PID = process.pid;
 const MAIN_ARG = process.argv[1];
-const { openSync, fstatSync, readSync, closeSync, writeSync } = fs;
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
 const isBuiltin = nodeModule.isBuiltin;
 const Module = nodeModule.Module;
+// Built-ins through require (no ES facade to build), before the CommonJS loader is patched.
 const require = nodeModule.createRequire(ROOT + '/');
+const fs = require('node:fs');
+const nodePath = require('node:path');
+const { fileURLToPath } = require('node:url');
+const { openSync, readSync, closeSync, writeSync } = fs;
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
+const CHUNK = 65536;
 const hasRegisterHooks = typeof nodeModule.registerHooks === 'function';
 
 // node:worker_threads and node:crypto cost about 0.5 and 2 ms of start-up: loaded only when needed.
@@ -109,7 +111,11 @@ function relOf(file) {
     return FILES.has(rel) ? rel : null;
 }
 
-/** Reads an approved file once (no links, regular, bounded) and returns its bytes if they are the approved ones. */
+/**
+ * Reads an approved file once and returns its bytes if they are the approved ones. No link is
+ * followed (O_NOFOLLOW); at most MAX_BYTES are read; a FIFO (opened without blocking) reads as
+ * empty, a directory fails, a device is cut at the bound: all of them then fail the digest.
+ */
 function readVerified(rel) {
     let fd;
     try {
@@ -117,34 +123,38 @@ function readVerified(rel) {
     } catch {
         fatal('STAGED_MODULE_CHANGED', rel);
     }
+    let bytes;
     try {
-        const st = fstatSync(fd);
-        if (!st.isFile() || st.size > MAX_BYTES) {
-            fatal('STAGED_MODULE_CHANGED', rel);
-        }
-        const buf = Buffer.allocUnsafe(st.size + 1);
-        let n = 0;
+        const chunks = [];
+        let total = 0;
         for (;;) {
-            const r = readSync(fd, buf, n, buf.length - n, null);
+            const buf = Buffer.allocUnsafe(CHUNK);
+            const r = readSync(fd, buf, 0, CHUNK, null);
             if (r === 0) {
                 break;
             }
-            n += r;
-            if (n === buf.length) {
-                fatal('STAGED_MODULE_CHANGED', rel);
+            chunks.push(r === CHUNK ? buf : buf.subarray(0, r));
+            total += r;
+            if (total > MAX_BYTES) {
+                break;
             }
         }
-        const bytes = buf.subarray(0, n);
-        if (sha256hex === null) {
-            sha256hex = pickSha256();
-        }
-        if (sha256hex(bytes) !== FILES.get(rel)) {
-            fatal('STAGED_MODULE_CHANGED', rel);
-        }
-        return bytes;
+        bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    } catch {
+        bytes = null;
     } finally {
         closeSync(fd);
     }
+    if (bytes === null || bytes.length > MAX_BYTES) {
+        fatal('STAGED_MODULE_CHANGED', rel);
+    }
+    if (sha256hex === null) {
+        sha256hex = pickSha256();
+    }
+    if (sha256hex(bytes) !== FILES.get(rel)) {
+        fatal('STAGED_MODULE_CHANGED', rel);
+    }
+    return bytes;
 }
 
 const packageTypes = new Map();
