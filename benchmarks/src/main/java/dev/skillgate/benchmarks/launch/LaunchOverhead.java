@@ -83,6 +83,37 @@ public final class LaunchOverhead {
     static final String BARE_WIDE = "bare, 64-file skill";
     static final String RUNNER_WIDE = "runner (Linux supervisor), 64-file skill (paired with its own bare spawn)";
 
+    static final String BARE_GUARD = "bare, runner's flags + module guard (paired with bare, runner's flags)";
+    static final String BARE_WIDE_FLAGS = "bare, 64-file skill, runner's flags (paired with bare, 64-file skill)";
+    static final String BARE_WIDE_GUARD =
+            "bare, 64-file skill, runner's flags + module guard (paired with bare, 64-file skill, runner's flags)";
+
+    /** Variants judged against another baseline than {@code bare}: the pair differs only in what is measured. */
+    static final Map<String, String> PAIRED_WITH = Map.of(
+            RUNNER_WIDE, BARE_WIDE,
+            BARE_GUARD, "bare, runner's flags",
+            BARE_WIDE_FLAGS, BARE_WIDE,
+            BARE_WIDE_GUARD, BARE_WIDE_FLAGS);
+
+    /**
+     * The runner's argv for a bundle written at {@code dir}: node, the fixed flags, the module guard's
+     * flags and {@code --}, then the entry (the runner's internal {@code ModuleGuard}, reachable on the
+     * benchmarks' class path, decision 0280).
+     */
+    static List<String> guarded(
+            String version, Path dir, Path entry, PortablePath entryPath, Map<PortablePath, byte[]> files)
+            throws IOException {
+        String[] parts = version.substring(1).split("\\.");
+        int major = Integer.parseInt(parts[0]);
+        int minor = Integer.parseInt(parts[1]);
+        String url = dev.skillgate.runner.internal.ModuleGuard.url(
+                dir.toRealPath().toString(), entry.toString(), entryPath, files);
+        List<String> argv = new ArrayList<>(List.of(NODE.toString()));
+        argv.addAll(dev.skillgate.runner.internal.NodeFlags.forVersion(major, minor, java.util.Optional.of(url)));
+        argv.add(entry.toString());
+        return argv;
+    }
+
     private LaunchOverhead() {}
 
     /**
@@ -183,6 +214,10 @@ public final class LaunchOverhead {
         flagged.addAll(RUNNER_FLAGS);
         flagged.add(script.toString());
         variants.put("bare, runner's flags", () -> bare(flagged, workspace, invocation));
+        // The module guard alone (decision 0510): the same spawn with the runner's flags and the guard's
+        // --import for this one-file bundle, paired with the spawn with the runner's flags.
+        List<String> oneGuarded = guarded(version, scriptDir, script, NodeFixture.ECHO_MJS.portablePath(), files);
+        variants.put(BARE_GUARD, () -> bare(oneGuarded, workspace, invocation));
         if (Files.isExecutable(SETSID)) {
             variants.put(
                     "bare in a new session (`setsid`)",
@@ -247,6 +282,12 @@ public final class LaunchOverhead {
                 OutputLimit.DEFAULT);
         Revision wideRevision = Revision.compute(wide);
         variants.put(BARE_WIDE, () -> bare(List.of(NODE.toString(), wideEntry.toString()), workspace, invocation));
+        List<String> wideFlagged = new ArrayList<>(List.of(NODE.toString()));
+        wideFlagged.addAll(RUNNER_FLAGS);
+        wideFlagged.add(wideEntry.toString());
+        variants.put(BARE_WIDE_FLAGS, () -> bare(wideFlagged, workspace, invocation));
+        List<String> wideGuarded = guarded(version, wideDir, wideEntry, WIDE_ENTRY, wide);
+        variants.put(BARE_WIDE_GUARD, () -> bare(wideGuarded, workspace, invocation));
         variants.put(RUNNER_WIDE, () -> {
             NodeRunRequest request =
                     new NodeRunRequest(RunId.random(), wideManifest, wide, wideRevision, invocation, workspace, check);
@@ -278,7 +319,7 @@ public final class LaunchOverhead {
             if (round >= 0) {
                 thisRound.forEach((k, ns) -> samples.get(k).add(ns));
                 thisRound.forEach((k, ns) -> {
-                    long bare = thisRound.get(k.equals(RUNNER_WIDE) ? BARE_WIDE : "bare");
+                    long bare = thisRound.get(PAIRED_WITH.getOrDefault(k, "bare"));
                     ratios.computeIfAbsent(k, x -> new ArrayList<>()).add((double) ns / bare);
                     added.computeIfAbsent(k, x -> new ArrayList<>()).add((ns - bare) / 1e6);
                 });
