@@ -8,8 +8,8 @@
 //    script like a missing module (ERR_MODULE_NOT_FOUND / MODULE_NOT_FOUND): no node_modules, no
 //    NODE_PATH, no global folders, no package "imports" or self-reference;
 //  - reads each file once, when it is loaded, hashes exactly those bytes and hands exactly those
-//    bytes to the compiler; a file whose bytes differ from the table (or that is missing, a link,
-//    not a regular file) ends the process at once: a tagged line on fd 2, then exit code 86 (a
+//    bytes to the compiler; a file whose bytes differ from the table (or that is missing or a
+//    link) ends the process at once: a tagged line on fd 2, then exit code 86 (a
 //    worker thread, which cannot end the process with a code, sends SIGKILL to it). No script code
 //    can catch that.
 //  - puts itself into every worker thread, also one started with its own execArgv.
