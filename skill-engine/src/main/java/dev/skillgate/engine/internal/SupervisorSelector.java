@@ -67,6 +67,14 @@ public final class SupervisorSelector {
         List<ProcessSupervisor> proving = new ArrayList<>();
         for (ProcessSupervisor c : candidates) {
             SupervisorCapabilities caps = safeCapabilities(c);
+            if (tampered(caps)) {
+                // Someone changed a supervisor's files: an attack in progress, never a reason to fall
+                // back to another supervisor (decision 0503).
+                return refused(
+                        ErrorCode.SUPERVISOR_TAMPERED,
+                        "supervisor '" + Text.excerpt(c.name()) + "' was tampered with: " + Text.excerpt(caps.detail())
+                                + "; nothing runs");
+            }
             if (caps.available() && caps.provesCleanup()) {
                 proving.add(c);
             }
@@ -100,7 +108,7 @@ public final class SupervisorSelector {
         SupervisorCapabilities caps = safeCapabilities(s);
         if (!caps.available()) {
             return refused(
-                    ErrorCode.SUPERVISOR_UNAVAILABLE,
+                    tampered(caps) ? ErrorCode.SUPERVISOR_TAMPERED : ErrorCode.SUPERVISOR_UNAVAILABLE,
                     "supervisor '" + Text.excerpt(s.name()) + "' cannot run here: " + Text.excerpt(caps.detail()));
         }
         if (!caps.provesCleanup() && !allowUnproven) {
@@ -118,6 +126,11 @@ public final class SupervisorSelector {
                 Optional.of(s),
                 new SupervisorSelection(
                         s.name(), true, caps.provesCleanup(), caps.hardening(), allowUnproven, List.of(), why));
+    }
+
+    /** An unavailable supervisor whose detail names {@code SUPERVISOR_TAMPERED} (the SPI's detail convention). */
+    static boolean tampered(SupervisorCapabilities caps) {
+        return !caps.available() && caps.detail().startsWith(ErrorCode.SUPERVISOR_TAMPERED.name() + ":");
     }
 
     private static SupervisorCapabilities safeCapabilities(ProcessSupervisor s) {
