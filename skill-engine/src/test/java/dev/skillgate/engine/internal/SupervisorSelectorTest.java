@@ -72,25 +72,34 @@ class SupervisorSelectorTest {
         // Not even another proving supervisor is used while one was tampered with.
         var withOther = select(Optional.empty(), Optional.empty(), false, tampered, stub("other", true, true));
         assertThat(withOther.supervisor()).isEmpty();
-        assertThat(withOther.report().problems()).extracting(d -> d.code()).containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
+        assertThat(withOther.report().problems())
+                .extracting(d -> d.code())
+                .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
         // Named or set explicitly: the same code, not SUPERVISOR_UNAVAILABLE.
         assertThat(select(Optional.empty(), Optional.of("linux-subreaper"), false, tampered)
                         .report()
                         .problems())
                 .extracting(d -> d.code())
                 .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
-        assertThat(select(Optional.of(tampered), Optional.empty(), true).report().problems())
+        assertThat(select(Optional.of(tampered), Optional.empty(), true)
+                        .report()
+                        .problems())
                 .extracting(d -> d.code())
                 .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
     }
 
     @Test
     void anOtherwiseUnavailableCandidateStillLeavesTheUsualChoice() {
-        ProcessSupervisor noexec = unavailable("linux-subreaper", "SUPERVISOR_UNAVAILABLE: the helper does not run here");
-        assertThat(select(Optional.empty(), Optional.empty(), false, noexec).report().problems())
+        ProcessSupervisor noexec =
+                unavailable("linux-subreaper", "SUPERVISOR_UNAVAILABLE: the helper does not run here");
+        assertThat(select(Optional.empty(), Optional.empty(), false, noexec)
+                        .report()
+                        .problems())
                 .extracting(d -> d.code())
                 .containsExactly(ErrorCode.PROCESS_OWNERSHIP_UNSUPPORTED);
-        assertThat(select(Optional.empty(), Optional.empty(), true, noexec).report().name())
+        assertThat(select(Optional.empty(), Optional.empty(), true, noexec)
+                        .report()
+                        .name())
                 .isEqualTo("portable");
     }
 

@@ -1,7 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.skillgate.model.RunId;
 import dev.skillgate.runner.LaunchSpec;
@@ -17,7 +16,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -82,10 +80,18 @@ class HelperSwapAttackTest {
         marker = work.resolve("impostor-ran");
         flag = work.resolve("dance-flag");
         attackerBin = compile("swap-attacker.c", "swap-attacker");
-        impostor = compile("impostor.c", "impostor", "-DMARKER=\"" + marker + "\"", "-DNEXT=\"" + genuineCopy + "\"");
-        dance = compile("dance.c", "dance", "-DFLAG=\"" + flag + "\"", "-DHELPER=\"" + helper + "\"");
-        danceImpostor =
-                compile("impostor.c", "impostor-dance", "-DMARKER=\"" + marker + "\"", "-DNEXT=\"" + dance + "\"");
+        impostor = compile(
+                "impostor.c",
+                "impostor",
+                AttackFixtures.define("MARKER", marker),
+                AttackFixtures.define("NEXT", genuineCopy));
+        dance = compile(
+                "dance.c", "dance", AttackFixtures.define("FLAG", flag), AttackFixtures.define("HELPER", helper));
+        danceImpostor = compile(
+                "impostor.c",
+                "impostor-dance",
+                AttackFixtures.define("MARKER", marker),
+                AttackFixtures.define("NEXT", dance));
     }
 
     @AfterAll
@@ -110,19 +116,13 @@ class HelperSwapAttackTest {
                 }
             }
         }
-        assertThat(running).as("processes still running an impostor or its stages").isEmpty();
+        assertThat(running)
+                .as("processes still running an impostor or its stages")
+                .isEmpty();
     }
 
     static Path compile(String source, String name, String... defines) throws Exception {
-        Path bin = work.resolve(name);
-        List<String> cmd = new ArrayList<>(List.of("cc", "-std=c11", "-O2", "-o", bin.toString()));
-        cmd.addAll(List.of(defines));
-        cmd.add(TestRun.fixture("attack/" + source).toString());
-        Process cc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "no C compiler for the attacker: " + out);
-        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("r-x------"));
-        return bin;
+        return AttackFixtures.compile(work, source, name, defines);
     }
 
     /** The attacker process and its line protocol. */
@@ -211,7 +211,9 @@ class HelperSwapAttackTest {
                 HelperRun.Report r = TestRun.await((HelperRun) core.launch(trivialLaunch(), SupervisionListener.NONE));
                 attacker.send("restore");
                 List<String> lines = attacker.until("restored");
-                assertThat(lines.get(lines.size() - 1)).as("restored the genuine helper").isEqualTo("restored");
+                assertThat(lines.get(lines.size() - 1))
+                        .as("restored the genuine helper")
+                        .isEqualTo("restored");
                 String act = lines.stream()
                         .filter(l -> l.startsWith("acted"))
                         .findFirst()
@@ -223,14 +225,17 @@ class HelperSwapAttackTest {
                     landed++;
                 }
                 String outcome;
-                if (r.result().outcome() == Outcome.EXITED && r.result().cleanup().proven()) {
+                if (r.result().outcome() == Outcome.EXITED
+                        && r.result().cleanup().proven()) {
                     outcome = "ran the verified helper";
                     believedHelpers.add(r.hello().orElseThrow().pid());
                 } else if (r.result().outcome() == Outcome.SETUP_FAILED
                         && r.result().detail().startsWith("SUPERVISOR_TAMPERED:")) {
                     outcome = r.result().detail();
                     assertThat(r.result().cleanup().proof()).isEqualTo("NOTHING_STARTED");
-                    assertThat(r.hello()).as("a refused helper was never sent anything").isEmpty();
+                    assertThat(r.hello())
+                            .as("a refused helper was never sent anything")
+                            .isEmpty();
                 } else {
                     throw new AssertionError("iteration " + i + " (" + act + ", k=" + k + "): " + r.result());
                 }
@@ -238,22 +243,11 @@ class HelperSwapAttackTest {
             }
         }
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        List<Long> impostorRuns = new ArrayList<>();
-        if (Files.exists(marker)) {
-            for (String line : Files.readAllLines(marker)) {
-                impostorRuns.add(Long.parseLong(line.trim()));
-            }
-        }
+        List<Long> impostorRuns = AttackFixtures.impostorRuns(marker);
         System.out.printf(
                 "attack %s: %d launches in %d ms, attacker fired in %d, its swap landed in %d, impostor ran %d"
                         + " times; %s%n",
-                mode,
-                ITERATIONS,
-                elapsedMs,
-                fired,
-                landed,
-                impostorRuns.size(),
-                outcomes);
+                mode, ITERATIONS, elapsedMs, fired, landed, impostorRuns.size(), outcomes);
 
         assertThat(impostorRuns)
                 .as("no run whose result was believed had the impostor in its helper process")
