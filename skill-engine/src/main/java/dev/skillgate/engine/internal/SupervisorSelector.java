@@ -70,10 +70,7 @@ public final class SupervisorSelector {
             if (tampered(caps)) {
                 // Someone changed a supervisor's files: an attack in progress, never a reason to fall
                 // back to another supervisor (decision 0503).
-                return refused(
-                        ErrorCode.SUPERVISOR_TAMPERED,
-                        "supervisor '" + Text.excerpt(c.name()) + "' was tampered with: " + Text.excerpt(caps.detail())
-                                + "; nothing runs");
+                return refused(ErrorCode.SUPERVISOR_TAMPERED, tamperedMessage(c, caps));
             }
             if (caps.available() && caps.provesCleanup()) {
                 proving.add(c);
@@ -107,8 +104,11 @@ public final class SupervisorSelector {
     private static Choice admit(ProcessSupervisor s, boolean allowUnproven, String why) {
         SupervisorCapabilities caps = safeCapabilities(s);
         if (!caps.available()) {
+            if (tampered(caps)) {
+                return refused(ErrorCode.SUPERVISOR_TAMPERED, tamperedMessage(s, caps));
+            }
             return refused(
-                    tampered(caps) ? ErrorCode.SUPERVISOR_TAMPERED : ErrorCode.SUPERVISOR_UNAVAILABLE,
+                    ErrorCode.SUPERVISOR_UNAVAILABLE,
                     "supervisor '" + Text.excerpt(s.name()) + "' cannot run here: " + Text.excerpt(caps.detail()));
         }
         if (!caps.provesCleanup() && !allowUnproven) {
@@ -126,6 +126,14 @@ public final class SupervisorSelector {
                 Optional.of(s),
                 new SupervisorSelection(
                         s.name(), true, caps.provesCleanup(), caps.hardening(), allowUnproven, List.of(), why));
+    }
+
+    private static String tamperedMessage(ProcessSupervisor s, SupervisorCapabilities caps) {
+        String why = caps.detail()
+                .substring(ErrorCode.SUPERVISOR_TAMPERED.name().length() + 1)
+                .strip();
+        return "supervisor '" + Text.excerpt(s.name()) + "' was tampered with (" + Text.sanitize(why, 160)
+                + "); nothing runs";
     }
 
     /** An unavailable supervisor whose detail names {@code SUPERVISOR_TAMPERED} (the SPI's detail convention). */
