@@ -17,6 +17,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,6 +71,8 @@ final class HelperImage {
     private static final int FDINFO_HEAD = 64;
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String ATTRIBUTES = "unix:dev,ino,mode,uid,size,lastModifiedTime,ctime";
+    /** Longer than a kernel clock tick (at most 10 ms at HZ=100), with margin. */
+    static final Duration SETTLE = Duration.ofMillis(25);
 
     /** The outcome of {@link #start}. */
     sealed interface Start permits Started, Refused {}
@@ -201,7 +205,31 @@ final class HelperImage {
         }
     }
 
+    /**
+     * Opens and verifies the helper; if its ctime is within {@link #SETTLE} of now, waits that long
+     * once and opens it again, so that the status-change time later compared lies in an earlier
+     * clock tick than the check and any later write must move it, also on a file system with coarse
+     * timestamps (the "racily clean" rule of decision 0332, at tick scale).
+     */
     private static Opened open(HelperInstaller.Installed installed) {
+        Opened first = openOnce(installed);
+        if (first.refusal.isPresent() || !recentlyChanged(first.identity)) {
+            return first;
+        }
+        first.close();
+        try {
+            Thread.sleep(SETTLE.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return openOnce(installed);
+    }
+
+    static boolean recentlyChanged(Identity identity) {
+        return identity.ctime().toInstant().isAfter(Instant.now().minus(SETTLE));
+    }
+
+    private static Opened openOnce(HelperInstaller.Installed installed) {
         Path file = installed.binary();
         HelperInstaller.DirectoryCheck dir = HelperInstaller.checkDirectory(file.getParent());
         if (dir.refusal().isPresent()) {

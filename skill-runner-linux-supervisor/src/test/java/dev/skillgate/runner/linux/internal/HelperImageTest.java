@@ -192,11 +192,12 @@ class HelperImageTest {
                         "SUPERVISOR_TAMPERED: the started helper's bytes differ from the shipped ones");
         assertThat(r.result().cleanup()).isEqualTo(CleanupEvidence.nothingStarted());
         assertThat(r.hello()).isEmpty();
-        // The impostor did run - an in-place rewrite before exec cannot be prevented from Java - in the
-        // process that was then killed without ever being sent the request.
+        // The impostor's bytes were executed - an in-place rewrite before exec cannot be prevented from
+        // Java - in the process that was then killed without ever being sent the request (it may be
+        // killed before it gets to record that it ran; it never runs anywhere else).
         Process p = startedProcess.get();
         assertThat(p.waitFor(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(AttackFixtures.impostorRuns(marker)).containsExactly(p.pid());
+        assertThat(AttackFixtures.impostorRuns(marker)).isSubsetOf(List.of(p.pid()));
     }
 
     @Test

@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
 class HelperSwapAttackTest {
-    static final int DEFAULT_ITERATIONS = 250;
+    static final int DEFAULT_ITERATIONS = 200;
     static final int ITERATIONS = Integer.getInteger("skillgate.attack.iterations", DEFAULT_ITERATIONS);
 
     @TempDir
