@@ -113,7 +113,11 @@ public record LaunchSpec(
         }
     }
 
-    /** A spec without a working-directory identity: the directory is used by path. */
+    /**
+     * A spec without a working-directory identity: the directory is used by path. A wrapper that
+     * rebuilds a spec must not use this constructor (it would drop the identity); use
+     * {@link #withOwnership} or the canonical constructor.
+     */
     public LaunchSpec(
             RunId runId,
             Path executable,
@@ -145,6 +149,26 @@ public record LaunchSpec(
                 killDeadline,
                 ceilings,
                 ownership);
+    }
+
+    /** The same spec with another ownership recorder (e.g. one that observes and delegates). */
+    public LaunchSpec withOwnership(OwnershipRecorder recorder) {
+        return new LaunchSpec(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                workingDirectoryIdentity,
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                recorder);
     }
 
     /** The same spec bound to a working-directory identity. */
