@@ -28,6 +28,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -190,6 +191,47 @@ class HelperSwapAttackTest {
                 Duration.ofSeconds(5),
                 ResourceCeilings.NONE,
                 owner -> {});
+    }
+
+    @Test
+    void aHostileApprovedScriptOfAnotherRunCannotGetASwappedHelperBelieved() throws Exception {
+        Files.deleteIfExists(marker);
+        // The hostile run is supervised itself (L1 where available): it swaps the helper of the very
+        // data directory its own supervisor uses, while this test launches other runs from it.
+        TestRun hostile = TestRun.of(
+                work, "swap-helper.mjs", helper.toString(), impostor.toString(), genuineCopy.toString(), "4000");
+        HelperRun hostileRun = hostile.launch(core, SupervisionListener.NONE);
+        Map<String, Integer> outcomes = new TreeMap<>();
+        Set<Long> believedHelpers = new HashSet<>();
+        int launches = 0;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < until || launches < 20) {
+            HelperRun.Report r = TestRun.await((HelperRun) core.launch(trivialLaunch(), SupervisionListener.NONE));
+            launches++;
+            if (r.result().outcome() == Outcome.EXITED && r.result().cleanup().proven()) {
+                believedHelpers.add(r.hello().orElseThrow().pid());
+                outcomes.merge("ran the verified helper", 1, Integer::sum);
+            } else {
+                assertThat(r.result().detail()).startsWith("SUPERVISOR_TAMPERED:");
+                assertThat(r.hello()).isEmpty();
+                outcomes.merge(r.result().detail(), 1, Integer::sum);
+            }
+        }
+        HelperRun.Report h = TestRun.await(hostileRun);
+        String swaps = new String(h.result().stdout(), StandardCharsets.UTF_8);
+        Files.copy(genuineCopy, helper.resolveSibling(".restore"), StandardCopyOption.REPLACE_EXISTING);
+        Files.move(helper.resolveSibling(".restore"), helper, StandardCopyOption.REPLACE_EXISTING);
+        List<Long> impostorRuns = AttackFixtures.impostorRuns(marker);
+        System.out.printf(
+                "hostile script (%s, %s): %d launches meanwhile, impostor ran %d times; %s%n",
+                h.result().hardening(), swaps, launches, impostorRuns.size(), outcomes);
+
+        assertThat(h.result().outcome()).as(h.result().toString()).isEqualTo(Outcome.EXITED);
+        assertThat(swaps).matches("\\{\"swaps\":[1-9][0-9]*,\"restored\":true\\}");
+        assertThat(impostorRuns).as("a renamed impostor never runs").isEmpty();
+        // Whatever ran meanwhile was the verified helper (possibly none: under constant swapping every
+        // launch may be refused, which is the right answer).
+        assertThat(impostorRuns).doesNotContainAnyElementsOf(believedHelpers);
     }
 
     @ParameterizedTest(name = "{0}")
