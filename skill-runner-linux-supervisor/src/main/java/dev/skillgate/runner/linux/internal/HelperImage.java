@@ -124,7 +124,7 @@ final class HelperImage {
             }
             // Order matters: the process's executable first, then the bytes, then the file's identity
             // last, so that a write that restores the genuine bytes after a tampered image left the
-            // inode is still seen (docs/supervision.md, "Attacks considered").
+            // inode is still seen (docs/supervision.md, "The helper that runs is the helper that was verified").
             Optional<HelperInstaller.Unavailable> problem =
                     launcher.startsTheGivenFile() ? runsInode(p, opened.identity) : Optional.empty();
             if (problem.isEmpty()) {
