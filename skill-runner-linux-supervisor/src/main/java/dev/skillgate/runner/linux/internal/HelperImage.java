@@ -237,6 +237,12 @@ final class HelperImage {
         }
         FileChannel ch;
         try {
+            // Only narrows: opening a FIFO put in its place would block. What is trusted is the
+            // fstat of the open file below, not this lstat.
+            int atRest = (Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            if ((atRest & 0170000) != 0100000) {
+                return Opened.refused(null, tampered("the helper is not a private regular file"));
+            }
             ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return Opened.refused(null, tampered("the extracted helper is missing"));

@@ -153,6 +153,18 @@ class HelperImageTest {
     }
 
     @Test
+    void aFifoInPlaceOfTheHelperIsRefusedWithoutBlocking() throws Exception {
+        HelperRun.Report setup = launchWith(HelperLauncher.direct());
+        assertThat(setup.result().cleanup().proven()).isTrue();
+        Files.delete(helper);
+        assertThat(new ProcessBuilder("mkfifo", helper.toString()).start().waitFor())
+                .isZero();
+
+        HelperRun.Report r = TestRun.of(runs, "ok.mjs").run(core);
+        assertRefusedAsTampered(r, "the helper is not a private regular file");
+    }
+
+    @Test
     void anotherFileAtRestIsRefusedBeforeAnythingStarts() throws Exception {
         List<Path> started = new ArrayList<>();
         HelperRun.Report setup = launchWith((executable, arguments) -> {
