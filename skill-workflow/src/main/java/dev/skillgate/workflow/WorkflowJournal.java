@@ -97,7 +97,9 @@ public final class WorkflowJournal implements AutoCloseable {
      */
     public static WorkflowJournal embedded(Path dataDirectory) {
         Path dir = Objects.requireNonNull(dataDirectory, "dataDirectory");
-        return builder(WorkflowStore.embedded(dir.resolve("workflows")), KeyProvider.keyFile(dir.resolve("keys").resolve("workflow.key")))
+        return builder(
+                        WorkflowStore.embedded(dir.resolve("workflows")),
+                        KeyProvider.keyFile(dir.resolve("keys").resolve("workflow.key")))
                 .build();
     }
 
@@ -132,7 +134,9 @@ public final class WorkflowJournal implements AutoCloseable {
         } catch (WorkflowStoreException e) {
             return WorkflowResult.failure(e.code(), e.getMessage());
         } catch (RuntimeException e) {
-            return WorkflowResult.failure(ErrorCode.WORKFLOW_STORE_IO, "the workflow store failed (" + e.getClass().getSimpleName() + ")");
+            return WorkflowResult.failure(
+                    ErrorCode.WORKFLOW_STORE_IO,
+                    "the workflow store failed (" + e.getClass().getSimpleName() + ")");
         }
     }
 
@@ -149,23 +153,33 @@ public final class WorkflowJournal implements AutoCloseable {
         Objects.requireNonNull(input, "input");
         byte[] copy = input.clone();
         Sha256Digest digest = Sha256Digest.hash(copy);
-        return write(id, false, o -> {
-            WorkflowDefinition def = definition(o);
-            if (step < 0 || step >= def.steps().size()) {
-                return Optional.of(invalid("no step " + step));
-            }
-            StepState state = fold(def, o.history, o.startedHere).get(step).state();
-            if (state != StepState.NOT_STARTED && state != StepState.NOT_RUN) {
-                return Optional.of(invalid("step " + step + " is " + state));
-            }
-            if (def.steps().get(step).invocationDigest().map(d -> !d.equals(digest)).orElse(false)) {
-                return Optional.of(invalid("step " + step + "'s plan fixes another input"));
-            }
-            if (copy.length > WorkflowRecord.MAX_INPUT_BYTES) {
-                return Optional.of(invalid("the input exceeds " + WorkflowRecord.MAX_INPUT_BYTES + " bytes"));
-            }
-            return Optional.empty();
-        }, o -> new WorkflowRecord.StepStarted(step, copy, digest), o -> o.startedHere.add(step));
+        return write(
+                id,
+                false,
+                o -> {
+                    WorkflowDefinition def = definition(o);
+                    if (step < 0 || step >= def.steps().size()) {
+                        return Optional.of(invalid("no step " + step));
+                    }
+                    StepState state =
+                            fold(def, o.history, o.startedHere).get(step).state();
+                    if (state != StepState.NOT_STARTED && state != StepState.NOT_RUN) {
+                        return Optional.of(invalid("step " + step + " is " + state));
+                    }
+                    if (def.steps()
+                            .get(step)
+                            .invocationDigest()
+                            .map(d -> !d.equals(digest))
+                            .orElse(false)) {
+                        return Optional.of(invalid("step " + step + "'s plan fixes another input"));
+                    }
+                    if (copy.length > WorkflowRecord.MAX_INPUT_BYTES) {
+                        return Optional.of(invalid("the input exceeds " + WorkflowRecord.MAX_INPUT_BYTES + " bytes"));
+                    }
+                    return Optional.empty();
+                },
+                o -> new WorkflowRecord.StepStarted(step, copy, digest),
+                o -> o.startedHere.add(step));
     }
 
     /**
@@ -185,17 +199,23 @@ public final class WorkflowJournal implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return WorkflowResult.failure(ErrorCode.WORKFLOW_INVALID, e.getMessage());
         }
-        return write(id, false, o -> {
-            WorkflowDefinition def = definition(o);
-            if (step < 0 || step >= def.steps().size()) {
-                return Optional.of(invalid("no step " + step));
-            }
-            StepState state = fold(def, o.history, o.startedHere).get(step).state();
-            if (state != StepState.RUNNING) {
-                return Optional.of(invalid("step " + step + " is " + state + ", not running here"));
-            }
-            return Optional.empty();
-        }, o -> record, o -> o.startedHere.remove(step));
+        return write(
+                id,
+                false,
+                o -> {
+                    WorkflowDefinition def = definition(o);
+                    if (step < 0 || step >= def.steps().size()) {
+                        return Optional.of(invalid("no step " + step));
+                    }
+                    StepState state =
+                            fold(def, o.history, o.startedHere).get(step).state();
+                    if (state != StepState.RUNNING) {
+                        return Optional.of(invalid("step " + step + " is " + state + ", not running here"));
+                    }
+                    return Optional.empty();
+                },
+                o -> record,
+                o -> o.startedHere.remove(step));
     }
 
     /**
@@ -210,17 +230,24 @@ public final class WorkflowJournal implements AutoCloseable {
         } catch (IllegalArgumentException | NullPointerException e) {
             return WorkflowResult.failure(ErrorCode.WORKFLOW_INVALID, "invalid decision: " + e.getMessage());
         }
-        return write(id, false, o -> {
-            WorkflowDefinition def = definition(o);
-            if (step < 0 || step >= def.steps().size()) {
-                return Optional.of(invalid("no step " + step));
-            }
-            StepState state = fold(def, o.history, o.startedHere).get(step).state();
-            if (state != StepState.UNKNOWN) {
-                return Optional.of(invalid("step " + step + " is " + state + "; only an unknown step is decided"));
-            }
-            return Optional.empty();
-        }, o -> record, o -> {});
+        return write(
+                id,
+                false,
+                o -> {
+                    WorkflowDefinition def = definition(o);
+                    if (step < 0 || step >= def.steps().size()) {
+                        return Optional.of(invalid("no step " + step));
+                    }
+                    StepState state =
+                            fold(def, o.history, o.startedHere).get(step).state();
+                    if (state != StepState.UNKNOWN) {
+                        return Optional.of(
+                                invalid("step " + step + " is " + state + "; only an unknown step is decided"));
+                    }
+                    return Optional.empty();
+                },
+                o -> record,
+                o -> {});
     }
 
     /**
@@ -229,16 +256,21 @@ public final class WorkflowJournal implements AutoCloseable {
      */
     public WorkflowResult<Lease> end(WorkflowId id, EndReason reason) {
         Objects.requireNonNull(reason, "reason");
-        WorkflowResult<Lease> r = write(id, true, o -> {
-            if (reason == EndReason.COMPLETED) {
-                boolean allDone = fold(definition(o), o.history, o.startedHere).stream()
-                        .allMatch(s -> s.state() == StepState.DONE);
-                if (!allDone) {
-                    return Optional.of(invalid("not every step is done"));
-                }
-            }
-            return Optional.empty();
-        }, o -> new WorkflowRecord.Ended(reason), o -> {});
+        WorkflowResult<Lease> r = write(
+                id,
+                true,
+                o -> {
+                    if (reason == EndReason.COMPLETED) {
+                        boolean allDone = fold(definition(o), o.history, o.startedHere).stream()
+                                .allMatch(s -> s.state() == StepState.DONE);
+                        if (!allDone) {
+                            return Optional.of(invalid("not every step is done"));
+                        }
+                    }
+                    return Optional.empty();
+                },
+                o -> new WorkflowRecord.Ended(reason),
+                o -> {});
         if (r.isSuccess()) {
             owned.remove(id);
         }
@@ -297,7 +329,8 @@ public final class WorkflowJournal implements AutoCloseable {
                 return WorkflowResult.failure(e.code(), e.getMessage());
             } catch (RuntimeException e) {
                 return WorkflowResult.failure(
-                        ErrorCode.WORKFLOW_STORE_IO, "the workflow store failed (" + e.getClass().getSimpleName() + ")");
+                        ErrorCode.WORKFLOW_STORE_IO,
+                        "the workflow store failed (" + e.getClass().getSimpleName() + ")");
             }
         }
     }
@@ -314,7 +347,13 @@ public final class WorkflowJournal implements AutoCloseable {
         byte[] plain = RecordCodec.encode(record);
         try {
             byte[] sealed = Envelope.seal(
-                    new Envelope.Header(WorkflowRecord.SCHEMA_VERSION, id, sequence, token, me.instance().value(), keys.keyId()),
+                    new Envelope.Header(
+                            WorkflowRecord.SCHEMA_VERSION,
+                            id,
+                            sequence,
+                            token,
+                            me.instance().value(),
+                            keys.keyId()),
                     plain,
                     keys);
             return new SealedRecord(id, sequence, WorkflowRecord.SCHEMA_VERSION, token, sealed);
@@ -344,8 +383,8 @@ public final class WorkflowJournal implements AutoCloseable {
             if (owned.containsKey(id)) {
                 return recover(id);
             }
-            StoredWorkflow head = store.find(id).orElseThrow(
-                    () -> new WorkflowStoreException(ErrorCode.WORKFLOW_NOT_FOUND, "no workflow " + id));
+            StoredWorkflow head = store.find(id)
+                    .orElseThrow(() -> new WorkflowStoreException(ErrorCode.WORKFLOW_NOT_FOUND, "no workflow " + id));
             if (head.ended()) {
                 return WorkflowResult.failure(ErrorCode.WORKFLOW_TERMINAL, "workflow " + id + " has ended");
             }
@@ -359,7 +398,8 @@ public final class WorkflowJournal implements AutoCloseable {
                 if (owner.process().get().isAlive()) {
                     return WorkflowResult.failure(
                             ErrorCode.WORKFLOW_OWNER_ALIVE,
-                            "the owner " + owner.instance() + " (pid " + owner.process().get().pid() + ") is alive on this host");
+                            "the owner " + owner.instance() + " (pid "
+                                    + owner.process().get().pid() + ") is alive on this host");
                 }
                 condition = TakeoverCondition.OWNER_PROVEN_DEAD;
             } else {
@@ -375,14 +415,16 @@ public final class WorkflowJournal implements AutoCloseable {
             List<WorkflowRecord> history = readHistory(taken);
             owned.put(id, new Owned(taken.lease(), taken.records(), history));
             startRenewer();
-            return WorkflowResult.success(new Recovery(taken, verified.definition(), verified.steps(), verified.ended()));
+            return WorkflowResult.success(
+                    new Recovery(taken, verified.definition(), verified.steps(), verified.ended()));
         } catch (WorkflowStoreException e) {
             return WorkflowResult.failure(e.code(), e.getMessage());
         } catch (Envelope.Refused e) {
             return WorkflowResult.failure(e.code(), e.getMessage());
         } catch (RuntimeException e) {
             return WorkflowResult.failure(
-                    ErrorCode.WORKFLOW_STORE_IO, "the workflow store failed (" + e.getClass().getSimpleName() + ")");
+                    ErrorCode.WORKFLOW_STORE_IO,
+                    "the workflow store failed (" + e.getClass().getSimpleName() + ")");
         }
     }
 
@@ -405,7 +447,8 @@ public final class WorkflowJournal implements AutoCloseable {
             Owned o = e.getValue();
             synchronized (o) {
                 try {
-                    o.lease = store.renew(e.getKey(), o.lease.fencingToken(), lease).lease();
+                    o.lease = store.renew(e.getKey(), o.lease.fencingToken(), lease)
+                            .lease();
                 } catch (WorkflowStoreException ex) {
                     if (ex.code() == ErrorCode.WORKFLOW_FENCED || ex.code() == ErrorCode.WORKFLOW_NOT_FOUND) {
                         owned.remove(e.getKey(), o);
@@ -449,12 +492,15 @@ public final class WorkflowJournal implements AutoCloseable {
                     here = Set.copyOf(o.startedHere);
                 }
             }
-            return open(head.get(), head.get().fencingToken() == (o == null ? -1 : o.lease.fencingToken()) ? here : Set.of());
+            return open(
+                    head.get(),
+                    head.get().fencingToken() == (o == null ? -1 : o.lease.fencingToken()) ? here : Set.of());
         } catch (WorkflowStoreException e) {
             return WorkflowResult.failure(e.code(), e.getMessage());
         } catch (RuntimeException e) {
             return WorkflowResult.failure(
-                    ErrorCode.WORKFLOW_STORE_IO, "the workflow store failed (" + e.getClass().getSimpleName() + ")");
+                    ErrorCode.WORKFLOW_STORE_IO,
+                    "the workflow store failed (" + e.getClass().getSimpleName() + ")");
         }
     }
 
@@ -483,7 +529,8 @@ public final class WorkflowJournal implements AutoCloseable {
                 throw new Envelope.Refused(ErrorCode.WORKFLOW_STORE_CORRUPT, "record " + i + " is out of place");
             }
             if (r.fencingToken() < token || r.fencingToken() > head.fencingToken()) {
-                throw new Envelope.Refused(ErrorCode.WORKFLOW_STORE_CORRUPT, "record " + i + " has an impossible fencing token");
+                throw new Envelope.Refused(
+                        ErrorCode.WORKFLOW_STORE_CORRUPT, "record " + i + " has an impossible fencing token");
             }
             token = r.fencingToken();
         }
@@ -494,12 +541,15 @@ public final class WorkflowJournal implements AutoCloseable {
         Envelope.Opened opened = Envelope.open(r.sealed(), keys);
         Envelope.Header h = opened.header();
         try {
-            if (!h.workflow().equals(r.workflow()) || h.sequence() != r.sequence() || h.fencingToken() != r.fencingToken()
+            if (!h.workflow().equals(r.workflow())
+                    || h.sequence() != r.sequence()
+                    || h.fencingToken() != r.fencingToken()
                     || h.schemaVersion() != r.schemaVersion()) {
                 throw new Envelope.Refused(
                         ErrorCode.WORKFLOW_RECORD_TAMPERED, "record " + r.sequence() + " was sealed for another place");
             }
-            if (h.fencingToken() == head.fencingToken() && !h.owner().equals(head.owner().instance().value())) {
+            if (h.fencingToken() == head.fencingToken()
+                    && !h.owner().equals(head.owner().instance().value())) {
                 throw new Envelope.Refused(
                         ErrorCode.WORKFLOW_RECORD_TAMPERED, "record " + r.sequence() + " was sealed by another owner");
             }
@@ -508,7 +558,11 @@ public final class WorkflowJournal implements AutoCloseable {
             if (first != (record instanceof WorkflowRecord.Defined)) {
                 throw new Envelope.Refused(ErrorCode.WORKFLOW_STORE_CORRUPT, "the definition is not record 0");
             }
-            if (first && !((WorkflowRecord.Defined) record).definition().workflow().equals(head.id())) {
+            if (first
+                    && !((WorkflowRecord.Defined) record)
+                            .definition()
+                            .workflow()
+                            .equals(head.id())) {
                 throw new Envelope.Refused(ErrorCode.WORKFLOW_RECORD_TAMPERED, "the definition names another workflow");
             }
             return record;
@@ -532,13 +586,15 @@ public final class WorkflowJournal implements AutoCloseable {
         for (int i = 1; i < history.size(); i++) {
             WorkflowRecord r = history.get(i);
             if (r instanceof WorkflowRecord.StepStarted s) {
-                check(s.step() < n && (state[s.step()] == StepState.NOT_STARTED || state[s.step()] == StepState.NOT_RUN));
+                check(s.step() < n
+                        && (state[s.step()] == StepState.NOT_STARTED || state[s.step()] == StepState.NOT_RUN));
                 state[s.step()] = StepState.RUNNING;
                 started.set(s.step(), Optional.of(s));
                 settled.set(s.step(), Optional.empty());
             } else if (r instanceof WorkflowRecord.StepSettled s) {
                 check(s.step() < n && state[s.step()] == StepState.RUNNING);
-                state[s.step()] = s.effectUnknown() ? StepState.UNKNOWN : s.neverStarted() ? StepState.NOT_RUN : StepState.DONE;
+                state[s.step()] =
+                        s.effectUnknown() ? StepState.UNKNOWN : s.neverStarted() ? StepState.NOT_RUN : StepState.DONE;
                 settled.set(s.step(), Optional.of(s));
             } else if (r instanceof WorkflowRecord.StepDecided d) {
                 check(d.step() < n && (state[d.step()] == StepState.UNKNOWN || state[d.step()] == StepState.RUNNING));
@@ -634,6 +690,15 @@ public final class WorkflowJournal implements AutoCloseable {
         public Builder hostId(String hostId) {
             new OwnerIdentity(instance, hostId, Optional.empty());
             this.hostId = hostId;
+            return this;
+        }
+
+        /**
+         * The process this instance's ownership names (default: this JVM, where {@code /proc} can tell
+         * its start token). Empty makes this owner provable dead only by its lease's expiry.
+         */
+        public Builder processIdentity(Optional<ProcessIdentity> process) {
+            this.process = Objects.requireNonNull(process, "process");
             return this;
         }
 

@@ -46,7 +46,8 @@ public final class Envelope {
     private Envelope() {}
 
     /** What the header says. */
-    public record Header(int schemaVersion, WorkflowId workflow, int sequence, long fencingToken, String owner, String keyId) {}
+    public record Header(
+            int schemaVersion, WorkflowId workflow, int sequence, long fencingToken, String owner, String keyId) {}
 
     /** An opened envelope: its header and the plaintext. */
     public record Opened(Header header, byte[] plaintext) {}
@@ -154,7 +155,10 @@ public final class Envelope {
             in.get(wrapped);
             headerEnd = in.position();
             prefix = Arrays.copyOfRange(sealed, 0, prefixEnd);
-            if (id.version() != 4 || sequence < 0 || token < 1 || !KEY_ID.matcher(keyId).matches()) {
+            if (id.version() != 4
+                    || sequence < 0
+                    || token < 1
+                    || !KEY_ID.matcher(keyId).matches()) {
                 throw new Refused(ErrorCode.WORKFLOW_RECORD_TAMPERED, "the record header is malformed");
             }
             if (sealed.length - headerEnd < NONCE_BYTES + TAG_BITS / 8) {

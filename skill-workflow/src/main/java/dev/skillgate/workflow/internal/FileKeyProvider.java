@@ -66,11 +66,14 @@ public final class FileKeyProvider implements KeyProvider {
                 create();
                 bytes = read();
             }
-            byte[] idDigest = Sha256Digest.hash(concat("skillgate-workflow/v1/key-id\n".getBytes(StandardCharsets.US_ASCII), bytes))
+            byte[] idDigest = Sha256Digest.hash(
+                            concat("skillgate-workflow/v1/key-id\n".getBytes(StandardCharsets.US_ASCII), bytes))
                     .bytes();
-            return new Loaded(new SecretKeySpec(bytes, "AES"), "file:" + HexFormat.of().formatHex(idDigest, 0, 8));
+            return new Loaded(
+                    new SecretKeySpec(bytes, "AES"), "file:" + HexFormat.of().formatHex(idDigest, 0, 8));
         } catch (IOException e) {
-            throw new KeyException(ErrorCode.WORKFLOW_KEY_UNAVAILABLE, "the workflow key file cannot be used: " + e.getMessage());
+            throw new KeyException(
+                    ErrorCode.WORKFLOW_KEY_UNAVAILABLE, "the workflow key file cannot be used: " + e.getMessage());
         } finally {
             if (bytes != null) {
                 Arrays.fill(bytes, (byte) 0);

@@ -54,15 +54,16 @@ public final class FileWorkflowStore implements WorkflowStore {
     private static final int MAX_FRAMES = 4096;
     private static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
     private static final int MAX_HEAD_BYTES = 2048;
-    private static final Pattern HEAD_NAME = Pattern.compile(
-            "([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\\.head");
+    private static final Pattern HEAD_NAME =
+            Pattern.compile("([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\\.head");
     private static final Map<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
 
     private final Path directory;
     private final ReentrantLock jvmLock;
 
     public FileWorkflowStore(Path directory) {
-        this.directory = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
+        this.directory =
+                Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
         this.jvmLock = JVM_LOCKS.computeIfAbsent(this.directory, d -> new ReentrantLock());
     }
 
@@ -88,7 +89,9 @@ public final class FileWorkflowStore implements WorkflowStore {
             }
         } catch (IOException e) {
             throw new WorkflowStoreException(
-                    ErrorCode.WORKFLOW_STORE_IO, "the workflow store could not be used (" + e.getClass().getSimpleName() + ")", e);
+                    ErrorCode.WORKFLOW_STORE_IO,
+                    "the workflow store could not be used (" + e.getClass().getSimpleName() + ")",
+                    e);
         } finally {
             jvmLock.unlock();
         }
@@ -114,11 +117,17 @@ public final class FileWorkflowStore implements WorkflowStore {
         s.append("token ").append(h.token()).append('\n');
         s.append("instance ").append(h.owner().instance().value()).append('\n');
         s.append("host ").append(h.owner().hostId()).append('\n');
-        s.append("pid ").append(h.owner().process().map(p -> Long.toString(p.pid())).orElse("-")).append('\n');
-        s.append("start ").append(h.owner().process().map(ProcessIdentity::startToken).orElse("-")).append('\n');
+        s.append("pid ")
+                .append(h.owner().process().map(p -> Long.toString(p.pid())).orElse("-"))
+                .append('\n');
+        s.append("start ")
+                .append(h.owner().process().map(ProcessIdentity::startToken).orElse("-"))
+                .append('\n');
         s.append("lease ").append(h.lease().toEpochMilli()).append('\n');
         s.append("created ").append(h.created().toEpochMilli()).append('\n');
-        s.append("ended ").append(h.ended().map(i -> Long.toString(i.toEpochMilli())).orElse("-")).append('\n');
+        s.append("ended ")
+                .append(h.ended().map(i -> Long.toString(i.toEpochMilli())).orElse("-"))
+                .append('\n');
         byte[] body = s.toString().getBytes(StandardCharsets.US_ASCII);
         CRC32C crc = new CRC32C();
         crc.update(body);
@@ -138,7 +147,9 @@ public final class FileWorkflowStore implements WorkflowStore {
         String text = new String(bytes, StandardCharsets.US_ASCII);
         String[] lines = text.split("\n", -1);
         String[] keys = {"id", "token", "instance", "host", "pid", "start", "lease", "created", "ended", "crc"};
-        if (lines.length != keys.length + 2 || !lines[0].equals("skillgate-workflow-head v1") || !lines[lines.length - 1].isEmpty()) {
+        if (lines.length != keys.length + 2
+                || !lines[0].equals("skillgate-workflow-head v1")
+                || !lines[lines.length - 1].isEmpty()) {
             throw corrupt(id, "the head file is malformed");
         }
         String[] v = new String[keys.length];
@@ -159,9 +170,8 @@ public final class FileWorkflowStore implements WorkflowStore {
             if (!v[0].equals(id.toString())) {
                 throw corrupt(id, "the head file names another workflow");
             }
-            Optional<ProcessIdentity> process = v[4].equals("-")
-                    ? Optional.empty()
-                    : Optional.of(new ProcessIdentity(Long.parseLong(v[4]), v[5]));
+            Optional<ProcessIdentity> process =
+                    v[4].equals("-") ? Optional.empty() : Optional.of(new ProcessIdentity(Long.parseLong(v[4]), v[5]));
             OwnerIdentity owner = new OwnerIdentity(InstanceId.of(v[2]), v[3], process);
             return Optional.of(new Head(
                     id,
@@ -206,9 +216,13 @@ public final class FileWorkflowStore implements WorkflowStore {
             Optional<Frame> frame = frameAt(id, bytes, pos);
             if (frame.isEmpty()) {
                 // A bad frame is a torn tail only if no valid frame follows it.
-                int declared = bytes.length - pos >= FRAME_HEADER ? ByteBuffer.wrap(bytes, pos + 4, 4).getInt() : -1;
+                int declared = bytes.length - pos >= FRAME_HEADER
+                        ? ByteBuffer.wrap(bytes, pos + 4, 4).getInt()
+                        : -1;
                 long next = declared >= 0 ? (long) pos + FRAME_HEADER + declared : -1;
-                if (next > 0 && next < bytes.length && frameAt(id, bytes, (int) next).isPresent()) {
+                if (next > 0
+                        && next < bytes.length
+                        && frameAt(id, bytes, (int) next).isPresent()) {
                     throw corrupt(id, "a damaged record is followed by valid ones");
                 }
                 break;
@@ -256,7 +270,9 @@ public final class FileWorkflowStore implements WorkflowStore {
         b.get(sealed);
         try {
             return Optional.of(new Frame(
-                    new SealedRecord(id, sequence, schema, token, sealed), (flags & 1) != 0, Instant.ofEpochMilli(time)));
+                    new SealedRecord(id, sequence, schema, token, sealed),
+                    (flags & 1) != 0,
+                    Instant.ofEpochMilli(time)));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -274,7 +290,10 @@ public final class FileWorkflowStore implements WorkflowStore {
         CRC32C crc = new CRC32C();
         crc.update(payload.array());
         ByteBuffer out = ByteBuffer.allocate(FRAME_HEADER + payload.capacity());
-        out.putInt(MAGIC).putInt(payload.capacity()).putInt((int) crc.getValue()).put(payload.array());
+        out.putInt(MAGIC)
+                .putInt(payload.capacity())
+                .putInt((int) crc.getValue())
+                .put(payload.array());
         return out.array();
     }
 
@@ -295,10 +314,13 @@ public final class FileWorkflowStore implements WorkflowStore {
 
     private StoredWorkflow view(Head h, Scan s) {
         Optional<Instant> ended = h.ended();
-        if (ended.isEmpty() && !s.frames().isEmpty() && s.frames().get(s.frames().size() - 1).ends()) {
+        if (ended.isEmpty()
+                && !s.frames().isEmpty()
+                && s.frames().get(s.frames().size() - 1).ends()) {
             ended = Optional.of(s.frames().get(s.frames().size() - 1).time());
         }
-        return new StoredWorkflow(h.id(), h.owner(), h.token(), h.lease(), s.frames().size(), h.created(), ended);
+        return new StoredWorkflow(
+                h.id(), h.owner(), h.token(), h.lease(), s.frames().size(), h.created(), ended);
     }
 
     private static Instant plus(Instant now, Duration d) {
@@ -350,7 +372,9 @@ public final class FileWorkflowStore implements WorkflowStore {
             }
             if (record.sequence() != s.frames().size()) {
                 throw new WorkflowStoreException(
-                        ErrorCode.WORKFLOW_INVALID, "record " + record.sequence() + " is not the next (" + s.frames().size() + ")");
+                        ErrorCode.WORKFLOW_INVALID,
+                        "record " + record.sequence() + " is not the next ("
+                                + s.frames().size() + ")");
             }
             Instant now = now();
             writeFrame(id, s, frame(record, ends, now));

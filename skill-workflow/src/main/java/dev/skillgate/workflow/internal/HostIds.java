@@ -24,8 +24,8 @@ public final class HostIds {
         if (machine.isEmpty() || boot.isEmpty()) {
             return "r-" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         }
-        byte[] digest = Sha256Digest.hash(("skillgate-host/v1\n" + machine + "\n" + boot + "\n")
-                        .getBytes(StandardCharsets.UTF_8))
+        byte[] digest = Sha256Digest.hash(
+                        ("skillgate-host/v1\n" + machine + "\n" + boot + "\n").getBytes(StandardCharsets.UTF_8))
                 .bytes();
         return "h-" + HexFormat.of().formatHex(digest, 0, 8);
     }

@@ -90,7 +90,8 @@ public final class PrivateFiles {
         if (!a.isRegularFile()) {
             throw new IOException("not a regular file (or a link): " + file.getFileName());
         }
-        try (SeekableByteChannel ch = Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+        try (SeekableByteChannel ch =
+                Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
             ByteBuffer buffer = ByteBuffer.allocate((int) Math.min((long) max + 1, Math.max(a.size() + 1, 1)));
             while (buffer.hasRemaining()) {
                 if (ch.read(buffer) < 0) {

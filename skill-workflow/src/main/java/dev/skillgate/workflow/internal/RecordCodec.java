@@ -105,60 +105,59 @@ public final class RecordCodec {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(plaintext));
         try {
             int type = in.readUnsignedByte();
-            WorkflowRecord r =
-                    switch (type) {
-                        case DEFINED -> {
-                            WorkflowId id = new WorkflowId(new UUID(in.readLong(), in.readLong()));
-                            RunId run = RunId.of(text(in));
-                            AgentId agent = AgentId.of(text(in));
-                            Sha256Digest ws = Sha256Digest.parse(text(in));
-                            String path = text(in);
-                            int n = in.readUnsignedByte();
-                            List<WorkflowDefinition.Step> steps = new ArrayList<>();
-                            for (int i = 0; i < n; i++) {
-                                SkillName skill = SkillName.of(text(in));
-                                Revision revision = Revision.parse(text(in));
-                                String digest = text(in);
-                                steps.add(new WorkflowDefinition.Step(
-                                        skill,
-                                        revision,
-                                        digest.isEmpty() ? Optional.empty() : Optional.of(Sha256Digest.parse(digest))));
-                            }
-                            Sha256Digest plan = Sha256Digest.parse(text(in));
-                            yield new WorkflowRecord.Defined(
-                                    new WorkflowDefinition(id, run, agent, ws, path, steps, plan));
-                        }
-                        case STARTED -> {
-                            int step = in.readUnsignedByte();
-                            byte[] input = blob(in, WorkflowRecord.MAX_INPUT_BYTES);
-                            yield new WorkflowRecord.StepStarted(step, input, Sha256Digest.parse(text(in)));
-                        }
-                        case SETTLED -> {
-                            int step = in.readUnsignedByte();
-                            ExecutionStatus status = ExecutionStatus.valueOf(text(in));
-                            CleanupStatus cleanup = CleanupStatus.valueOf(text(in));
-                            int n = in.readUnsignedByte();
-                            List<ErrorCode> codes = new ArrayList<>();
-                            for (int i = 0; i < n; i++) {
-                                codes.add(ErrorCode.valueOf(text(in)));
-                            }
-                            Optional<byte[]> output = in.readBoolean()
-                                    ? Optional.of(blob(in, WorkflowRecord.MAX_OUTPUT_BYTES))
-                                    : Optional.empty();
-                            yield new WorkflowRecord.StepSettled(step, status, cleanup, codes, output);
-                        }
-                        case DECIDED -> new WorkflowRecord.StepDecided(
-                                in.readUnsignedByte(), OperatorDecision.valueOf(text(in)), text(in));
-                        case ENDED -> new WorkflowRecord.Ended(EndReason.valueOf(text(in)));
-                        default -> throw new IllegalArgumentException("unknown record type " + type);
-                    };
+            WorkflowRecord r = switch (type) {
+                case DEFINED -> {
+                    WorkflowId id = new WorkflowId(new UUID(in.readLong(), in.readLong()));
+                    RunId run = RunId.of(text(in));
+                    AgentId agent = AgentId.of(text(in));
+                    Sha256Digest ws = Sha256Digest.parse(text(in));
+                    String path = text(in);
+                    int n = in.readUnsignedByte();
+                    List<WorkflowDefinition.Step> steps = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        SkillName skill = SkillName.of(text(in));
+                        Revision revision = Revision.parse(text(in));
+                        String digest = text(in);
+                        steps.add(new WorkflowDefinition.Step(
+                                skill,
+                                revision,
+                                digest.isEmpty() ? Optional.empty() : Optional.of(Sha256Digest.parse(digest))));
+                    }
+                    Sha256Digest plan = Sha256Digest.parse(text(in));
+                    yield new WorkflowRecord.Defined(new WorkflowDefinition(id, run, agent, ws, path, steps, plan));
+                }
+                case STARTED -> {
+                    int step = in.readUnsignedByte();
+                    byte[] input = blob(in, WorkflowRecord.MAX_INPUT_BYTES);
+                    yield new WorkflowRecord.StepStarted(step, input, Sha256Digest.parse(text(in)));
+                }
+                case SETTLED -> {
+                    int step = in.readUnsignedByte();
+                    ExecutionStatus status = ExecutionStatus.valueOf(text(in));
+                    CleanupStatus cleanup = CleanupStatus.valueOf(text(in));
+                    int n = in.readUnsignedByte();
+                    List<ErrorCode> codes = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        codes.add(ErrorCode.valueOf(text(in)));
+                    }
+                    Optional<byte[]> output = in.readBoolean()
+                            ? Optional.of(blob(in, WorkflowRecord.MAX_OUTPUT_BYTES))
+                            : Optional.empty();
+                    yield new WorkflowRecord.StepSettled(step, status, cleanup, codes, output);
+                }
+                case DECIDED ->
+                    new WorkflowRecord.StepDecided(in.readUnsignedByte(), OperatorDecision.valueOf(text(in)), text(in));
+                case ENDED -> new WorkflowRecord.Ended(EndReason.valueOf(text(in)));
+                default -> throw new IllegalArgumentException("unknown record type " + type);
+            };
             if (in.available() != 0) {
                 throw new IllegalArgumentException("trailing bytes");
             }
             return r;
         } catch (IOException | RuntimeException e) {
             throw new Envelope.Refused(
-                    ErrorCode.WORKFLOW_SCHEMA_UNKNOWN, "the record's content is not schema version 1 as this build knows it");
+                    ErrorCode.WORKFLOW_SCHEMA_UNKNOWN,
+                    "the record's content is not schema version 1 as this build knows it");
         }
     }
 
