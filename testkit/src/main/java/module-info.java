@@ -15,4 +15,5 @@ module dev.skillgate.testkit {
 
     exports dev.skillgate.testkit;
     exports dev.skillgate.testkit.contract;
+    exports dev.skillgate.testkit.postgres;
 }
