@@ -10,6 +10,7 @@
 module dev.skillgate.testkit {
     requires transitive dev.skillgate.engine;
     requires transitive dev.skillgate.fixtures;
+    requires transitive dev.skillgate.workflow;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
 

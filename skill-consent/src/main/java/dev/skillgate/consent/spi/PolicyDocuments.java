@@ -29,7 +29,8 @@ public final class PolicyDocuments {
     public static PolicyLoad decode(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
         if (bytes.length > MAX_BYTES) {
-            return PolicyLoad.unusable(dev.skillgate.model.ErrorCode.POLICY_CORRUPT, "the stored policy exceeds " + MAX_BYTES + " bytes");
+            return PolicyLoad.unusable(
+                    dev.skillgate.model.ErrorCode.POLICY_CORRUPT, "the stored policy exceeds " + MAX_BYTES + " bytes");
         }
         return PolicyCodec.decode(bytes.clone());
     }

@@ -66,20 +66,24 @@ public final class PostgresAuditSink implements AuditSink {
             if (inserted == 1) {
                 return;
             }
-            try (PreparedStatement p = c.prepareStatement("SELECT previous_chain_hash, chain_hash FROM skillgate_audit_export "
-                    + "WHERE log_id = ? AND sequence = ?")) {
+            try (PreparedStatement p =
+                    c.prepareStatement("SELECT previous_chain_hash, chain_hash FROM skillgate_audit_export "
+                            + "WHERE log_id = ? AND sequence = ?")) {
                 p.setString(1, record.logId());
                 p.setLong(2, record.sequence());
                 try (ResultSet rs = p.executeQuery()) {
                     if (rs.next()
                             && rs.getString(1).equals(record.previousChainHash().toString())
-                            && rs.getString(2).equals(record.record().chainHash().toString())) {
+                            && rs.getString(2)
+                                    .equals(record.record().chainHash().toString())) {
                         return; // a re-delivery of the same record
                     }
                 }
             }
-            throw new SQLException("log " + record.logId() + " record " + record.sequence()
-                    + " is already stored with other chain hashes", "SGAU1");
+            throw new SQLException(
+                    "log " + record.logId() + " record " + record.sequence()
+                            + " is already stored with other chain hashes",
+                    "SGAU1");
         }
     }
 

@@ -28,7 +28,8 @@ public final class PostgresAuditTable {
      * @param firstBreak the first sequence that does not follow the one before (a gap or a chain
      *     hash that does not link), if any
      */
-    public record LogExport(String logId, String instance, long first, long last, long count, Optional<Long> firstBreak) {
+    public record LogExport(
+            String logId, String instance, long first, long last, long count, Optional<Long> firstBreak) {
         public LogExport {
             Objects.requireNonNull(logId, "logId");
             Objects.requireNonNull(instance, "instance");
@@ -45,8 +46,9 @@ public final class PostgresAuditTable {
     public static List<LogExport> verify(DataSource dataSource) throws SQLException {
         List<LogExport> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement p = c.prepareStatement("SELECT log_id, sequence, previous_chain_hash, chain_hash, instance "
-                        + "FROM skillgate_audit_export ORDER BY log_id, sequence");
+                PreparedStatement p =
+                        c.prepareStatement("SELECT log_id, sequence, previous_chain_hash, chain_hash, instance "
+                                + "FROM skillgate_audit_export ORDER BY log_id, sequence");
                 ResultSet rs = p.executeQuery()) {
             String log = null;
             String instance = null;
@@ -67,7 +69,8 @@ public final class PostgresAuditTable {
                     first = seq;
                     count = 0;
                     firstBreak = null;
-                } else if (firstBreak == null && (seq != last + 1 || !rs.getString(3).equals(chain))) {
+                } else if (firstBreak == null
+                        && (seq != last + 1 || !rs.getString(3).equals(chain))) {
                     firstBreak = seq;
                 }
                 last = seq;

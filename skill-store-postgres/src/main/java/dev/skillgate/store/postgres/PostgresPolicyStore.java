@@ -54,16 +54,20 @@ public final class PostgresPolicyStore implements PolicyStore {
     public PolicyLoad load() {
         try (Connection c = dataSource.getConnection()) {
             PostgresSchema.requireCurrent(c);
-            try (PreparedStatement p = c.prepareStatement("SELECT document, version FROM skillgate_policy WHERE name = ?")) {
+            try (PreparedStatement p =
+                    c.prepareStatement("SELECT document, version FROM skillgate_policy WHERE name = ?")) {
                 p.setString(1, name);
                 try (ResultSet rs = p.executeQuery()) {
                     return rs.next() ? decode(rs.getBytes(1), rs.getLong(2)) : PolicyLoad.absent();
                 }
             }
         } catch (PostgresSchema.SchemaVersionException e) {
-            return PolicyLoad.unusable(ErrorCode.POLICY_IO, "the policy database schema is not usable: " + e.getMessage());
+            return PolicyLoad.unusable(
+                    ErrorCode.POLICY_IO, "the policy database schema is not usable: " + e.getMessage());
         } catch (SQLException | RuntimeException e) {
-            return PolicyLoad.unusable(ErrorCode.POLICY_IO, "the policy database cannot be read (" + e.getClass().getSimpleName() + ")");
+            return PolicyLoad.unusable(
+                    ErrorCode.POLICY_IO,
+                    "the policy database cannot be read (" + e.getClass().getSimpleName() + ")");
         }
     }
 
@@ -90,8 +94,9 @@ public final class PostgresPolicyStore implements PolicyStore {
             PostgresSchema.requireCurrent(c);
             c.setAutoCommit(false);
             try {
-                try (PreparedStatement p = c.prepareStatement("INSERT INTO skillgate_policy (name, document, version, updated_at) "
-                        + "VALUES (?, ''::bytea, 0, clock_timestamp()) ON CONFLICT (name) DO NOTHING")) {
+                try (PreparedStatement p =
+                        c.prepareStatement("INSERT INTO skillgate_policy (name, document, version, updated_at) "
+                                + "VALUES (?, ''::bytea, 0, clock_timestamp()) ON CONFLICT (name) DO NOTHING")) {
                     p.setString(1, name);
                     p.executeUpdate();
                 }

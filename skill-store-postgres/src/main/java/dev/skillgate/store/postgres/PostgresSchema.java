@@ -83,7 +83,8 @@ public final class PostgresSchema {
                 }
                 Map<Integer, String> applied = new LinkedHashMap<>();
                 try (Statement s = c.createStatement();
-                        ResultSet rs = s.executeQuery("SELECT version, sha256 FROM skillgate_schema_version ORDER BY version")) {
+                        ResultSet rs = s.executeQuery(
+                                "SELECT version, sha256 FROM skillgate_schema_version ORDER BY version")) {
                     while (rs.next()) {
                         applied.put(rs.getInt(1), rs.getString(2));
                     }
@@ -151,8 +152,8 @@ public final class PostgresSchema {
     static void requireCurrent(Connection c) throws SQLException {
         int v = currentVersion(c);
         if (v != VERSION) {
-            throw new SchemaVersionException("the database schema is version " + v + ", this build needs "
-                    + VERSION + (v < VERSION ? " (run PostgresSchema.migrate)" : ""));
+            throw new SchemaVersionException("the database schema is version " + v + ", this build needs " + VERSION
+                    + (v < VERSION ? " (run PostgresSchema.migrate)" : ""));
         }
     }
 
@@ -191,7 +192,8 @@ public final class PostgresSchema {
     private static String sha256(String text) {
         try {
             return HexFormat.of()
-                    .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -70,16 +70,20 @@ public final class PostgresWorkflowStore implements WorkflowStore {
             throw new WorkflowStoreException(ErrorCode.WORKFLOW_SCHEMA_UNKNOWN, e.getMessage(), e);
         } catch (SQLException e) {
             throw new WorkflowStoreException(
-                    ErrorCode.WORKFLOW_STORE_IO, "the database refused or failed (SQLState " + e.getSQLState() + ")", e);
+                    ErrorCode.WORKFLOW_STORE_IO,
+                    "the database refused or failed (SQLState " + e.getSQLState() + ")",
+                    e);
         }
     }
 
-    private static final String HEAD = "SELECT id, owner_instance, owner_host, owner_pid, owner_start_token, fencing_token, "
-            + "lease_expires_at, record_count, created_at, ended_at, clock_timestamp() FROM skillgate_workflow ";
+    private static final String HEAD =
+            "SELECT id, owner_instance, owner_host, owner_pid, owner_start_token, fencing_token, "
+                    + "lease_expires_at, record_count, created_at, ended_at, clock_timestamp() FROM skillgate_workflow ";
 
     private record Row(StoredWorkflow head, Instant dbNow) {}
 
-    private static Optional<Row> lockHead(Connection c, WorkflowId id, boolean forUpdate) throws SQLException, WorkflowStoreException {
+    private static Optional<Row> lockHead(Connection c, WorkflowId id, boolean forUpdate)
+            throws SQLException, WorkflowStoreException {
         try (PreparedStatement p = c.prepareStatement(HEAD + "WHERE id = ?" + (forUpdate ? " FOR UPDATE" : ""))) {
             p.setObject(1, id.value());
             try (ResultSet rs = p.executeQuery()) {
@@ -161,10 +165,11 @@ public final class PostgresWorkflowStore implements WorkflowStore {
         }
         WorkflowId id = definition.workflow();
         return tx(c -> {
-            try (PreparedStatement p = c.prepareStatement("INSERT INTO skillgate_workflow (id, owner_instance, owner_host, "
-                    + "owner_pid, owner_start_token, fencing_token, lease_expires_at, record_count, created_at) "
-                    + "VALUES (?, ?, ?, ?, ?, 1, clock_timestamp() + ? * interval '1 millisecond', 1, clock_timestamp()) "
-                    + "ON CONFLICT (id) DO NOTHING")) {
+            try (PreparedStatement p =
+                    c.prepareStatement("INSERT INTO skillgate_workflow (id, owner_instance, owner_host, "
+                            + "owner_pid, owner_start_token, fencing_token, lease_expires_at, record_count, created_at) "
+                            + "VALUES (?, ?, ?, ?, ?, 1, clock_timestamp() + ? * interval '1 millisecond', 1, clock_timestamp()) "
+                            + "ON CONFLICT (id) DO NOTHING")) {
                 p.setObject(1, id.value());
                 setOwner(p, 2, owner);
                 p.setLong(6, lease.toMillis());
@@ -186,7 +191,8 @@ public final class PostgresWorkflowStore implements WorkflowStore {
             throw new WorkflowStoreException(ErrorCode.WORKFLOW_INVALID, "the record names another workflow or token");
         }
         return tx(c -> {
-            StoredWorkflow h = lockHead(c, id, true).orElseThrow(() -> notFound(id)).head();
+            StoredWorkflow h =
+                    lockHead(c, id, true).orElseThrow(() -> notFound(id)).head();
             if (h.fencingToken() != fencingToken) {
                 throw fenced(id, fencingToken, h.fencingToken());
             }
@@ -195,11 +201,13 @@ public final class PostgresWorkflowStore implements WorkflowStore {
             }
             if (record.sequence() != h.records()) {
                 throw new WorkflowStoreException(
-                        ErrorCode.WORKFLOW_INVALID, "record " + record.sequence() + " is not the next (" + h.records() + ")");
+                        ErrorCode.WORKFLOW_INVALID,
+                        "record " + record.sequence() + " is not the next (" + h.records() + ")");
             }
             insertRecord(c, record);
-            try (PreparedStatement p = c.prepareStatement("UPDATE skillgate_workflow SET record_count = record_count + 1, "
-                    + "ended_at = CASE WHEN ? THEN clock_timestamp() ELSE ended_at END WHERE id = ?")) {
+            try (PreparedStatement p =
+                    c.prepareStatement("UPDATE skillgate_workflow SET record_count = record_count + 1, "
+                            + "ended_at = CASE WHEN ? THEN clock_timestamp() ELSE ended_at END WHERE id = ?")) {
                 p.setBoolean(1, ends);
                 p.setObject(2, id.value());
                 p.executeUpdate();
@@ -211,7 +219,8 @@ public final class PostgresWorkflowStore implements WorkflowStore {
     @Override
     public StoredWorkflow renew(WorkflowId id, long fencingToken, Duration lease) throws WorkflowStoreException {
         return tx(c -> {
-            StoredWorkflow h = lockHead(c, id, true).orElseThrow(() -> notFound(id)).head();
+            StoredWorkflow h =
+                    lockHead(c, id, true).orElseThrow(() -> notFound(id)).head();
             if (h.fencingToken() != fencingToken) {
                 throw fenced(id, fencingToken, h.fencingToken());
             }
@@ -237,13 +246,16 @@ public final class PostgresWorkflowStore implements WorkflowStore {
             if (h.fencingToken() != expectedToken) {
                 throw fenced(id, expectedToken, h.fencingToken());
             }
-            if (condition == TakeoverCondition.LEASE_EXPIRED && !h.leaseExpiresAt().isBefore(row.dbNow())) {
+            if (condition == TakeoverCondition.LEASE_EXPIRED
+                    && !h.leaseExpiresAt().isBefore(row.dbNow())) {
                 throw new WorkflowStoreException(
-                        ErrorCode.WORKFLOW_OWNER_ALIVE, "the owner's lease runs until " + h.leaseExpiresAt() + " (database clock)");
+                        ErrorCode.WORKFLOW_OWNER_ALIVE,
+                        "the owner's lease runs until " + h.leaseExpiresAt() + " (database clock)");
             }
-            try (PreparedStatement p = c.prepareStatement("UPDATE skillgate_workflow SET owner_instance = ?, owner_host = ?, "
-                    + "owner_pid = ?, owner_start_token = ?, fencing_token = fencing_token + 1, "
-                    + "lease_expires_at = clock_timestamp() + ? * interval '1 millisecond' WHERE id = ?")) {
+            try (PreparedStatement p =
+                    c.prepareStatement("UPDATE skillgate_workflow SET owner_instance = ?, owner_host = ?, "
+                            + "owner_pid = ?, owner_start_token = ?, fencing_token = fencing_token + 1, "
+                            + "lease_expires_at = clock_timestamp() + ? * interval '1 millisecond' WHERE id = ?")) {
                 setOwner(p, 1, newOwner);
                 p.setLong(5, lease.toMillis());
                 p.setObject(6, id.value());
@@ -261,7 +273,8 @@ public final class PostgresWorkflowStore implements WorkflowStore {
     @Override
     public List<SealedRecord> records(WorkflowId id) throws WorkflowStoreException {
         return tx(c -> {
-            StoredWorkflow h = lockHead(c, id, false).orElseThrow(() -> notFound(id)).head();
+            StoredWorkflow h =
+                    lockHead(c, id, false).orElseThrow(() -> notFound(id)).head();
             List<SealedRecord> out = new ArrayList<>();
             try (PreparedStatement p = c.prepareStatement("SELECT sequence, schema_version, fencing_token, sealed "
                     + "FROM skillgate_workflow_record WHERE workflow_id = ? AND sequence < ? ORDER BY sequence")) {
@@ -273,14 +286,16 @@ public final class PostgresWorkflowStore implements WorkflowStore {
                             out.add(new SealedRecord(id, rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getBytes(4)));
                         } catch (IllegalArgumentException e) {
                             throw new WorkflowStoreException(
-                                    ErrorCode.WORKFLOW_STORE_CORRUPT, "record " + rs.getInt(1) + " holds an invalid value");
+                                    ErrorCode.WORKFLOW_STORE_CORRUPT,
+                                    "record " + rs.getInt(1) + " holds an invalid value");
                         }
                     }
                 }
             }
             if (out.size() != h.records()) {
                 throw new WorkflowStoreException(
-                        ErrorCode.WORKFLOW_STORE_CORRUPT, "workflow " + id + " lacks records (" + out.size() + " of " + h.records() + ")");
+                        ErrorCode.WORKFLOW_STORE_CORRUPT,
+                        "workflow " + id + " lacks records (" + out.size() + " of " + h.records() + ")");
             }
             return out;
         });
@@ -316,7 +331,8 @@ public final class PostgresWorkflowStore implements WorkflowStore {
                     }
                 }
             }
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM skillgate_workflow WHERE id = ? AND ended_at IS NOT NULL")) {
+            try (PreparedStatement p =
+                    c.prepareStatement("DELETE FROM skillgate_workflow WHERE id = ? AND ended_at IS NOT NULL")) {
                 for (StoredWorkflow w : removed) {
                     p.setObject(1, w.id().value());
                     p.addBatch();

