@@ -44,10 +44,10 @@ import dev.skillgate.workflow.WorkflowJournal;
 import dev.skillgate.workflow.WorkflowResult;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -103,7 +103,8 @@ public final class SkillGateAdmin implements AutoCloseable {
     public static SkillGateAdmin open(Path dataDirectory, PolicyStore store) {
         Objects.requireNonNull(store, "store");
         Path dir = checkedDataDirectory(dataDirectory);
-        return new SkillGateAdmin(dir, store, AuditLogOptions.builder(auditDirectory(dir)).build(), Optional.empty());
+        return new SkillGateAdmin(
+                dir, store, AuditLogOptions.builder(auditDirectory(dir)).build(), Optional.empty());
     }
 
     /**
@@ -340,7 +341,8 @@ public final class SkillGateAdmin implements AutoCloseable {
             Optional<Diagnostic> problem = recordWorkflow(
                     AuditEvent.WorkflowChanged.Action.TAKEOVER,
                     r,
-                    "token " + r.head().fencingToken() + " to " + r.head().owner().instance() + "@"
+                    "token " + r.head().fencingToken() + " to "
+                            + r.head().owner().instance() + "@"
                             + r.head().owner().hostId());
             if (problem.isPresent()) {
                 return WorkflowResult.failure(problem.get());
@@ -355,7 +357,8 @@ public final class SkillGateAdmin implements AutoCloseable {
      * {@code EFFECT_ABSENT} makes it a remaining step (which still needs fresh consent). Audited first
      * ({@code WORKFLOW DECIDE}); when the log cannot record, nothing is decided. Nothing is replayed.
      */
-    public WorkflowResult<Recovery> decideWorkflowStep(WorkflowId id, int step, OperatorDecision decision, String note) {
+    public WorkflowResult<Recovery> decideWorkflowStep(
+            WorkflowId id, int step, OperatorDecision decision, String note) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(note, "note");
@@ -364,8 +367,11 @@ public final class SkillGateAdmin implements AutoCloseable {
             return before;
         }
         Recovery r = before.value().orElseThrow();
-        if (step < 0 || step >= r.steps().size() || r.steps().get(step).state() != dev.skillgate.workflow.StepState.UNKNOWN) {
-            return WorkflowResult.failure(ErrorCode.WORKFLOW_INVALID, "step " + step + " is not a step with an unknown effect");
+        if (step < 0
+                || step >= r.steps().size()
+                || r.steps().get(step).state() != dev.skillgate.workflow.StepState.UNKNOWN) {
+            return WorkflowResult.failure(
+                    ErrorCode.WORKFLOW_INVALID, "step " + step + " is not a step with an unknown effect");
         }
         if (!workflows.owns(id)) {
             return WorkflowResult.failure(ErrorCode.WORKFLOW_FENCED, "take workflow " + id + " over first");
@@ -413,11 +419,15 @@ public final class SkillGateAdmin implements AutoCloseable {
         }
         for (StoredWorkflow w : all.value().orElseThrow()) {
             if (w.ended()) {
-                workflows.recover(w.id()).value().ifPresent(r -> runs.put(w.id(), r.definition().run()));
+                workflows
+                        .recover(w.id())
+                        .value()
+                        .ifPresent(r -> runs.put(w.id(), r.definition().run()));
             }
         }
         WorkflowResult<RetentionReport> report = workflows.purge(retention);
-        for (StoredWorkflow removed : report.value().map(RetentionReport::removed).orElse(List.of())) {
+        for (StoredWorkflow removed :
+                report.value().map(RetentionReport::removed).orElse(List.of())) {
             RunId run = runs.getOrDefault(removed.id(), RunId.of("unknown"));
             append(() -> audit.recordWorkflowChange(new AuditEvent.WorkflowChanged(
                     AuditEvent.WorkflowChanged.Action.PURGE,

@@ -84,7 +84,8 @@ class DurableWorkflowTest extends LiveEngineTest {
 
     private static ProcessIdentity identityOf(Process p) throws InterruptedException {
         for (int i = 0; i < 200; i++) {
-            Optional<ProcessIdentity> id = ProcessHandle.of(p.pid()).isPresent() ? startToken(p.pid()) : Optional.empty();
+            Optional<ProcessIdentity> id =
+                    ProcessHandle.of(p.pid()).isPresent() ? startToken(p.pid()) : Optional.empty();
             if (id.isPresent()) {
                 return id.get();
             }
@@ -109,7 +110,8 @@ class DurableWorkflowTest extends LiveEngineTest {
         Process stand = new ProcessBuilder("sleep", "120").start(); // the first host's process
         try {
             SkillGateAdmin first = admin(Optional.of(identityOf(stand)));
-            first.savePolicy(PolicyUpdate.of(ExecutionPolicy.APPROVE_WORKFLOW_RUN)).orElseThrow();
+            first.savePolicy(PolicyUpdate.of(ExecutionPolicy.APPROVE_WORKFLOW_RUN))
+                    .orElseThrow();
             ScriptedApprovalChannel firstChannel =
                     ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
             SkillGate firstGate = gate(first, firstChannel);
@@ -127,14 +129,17 @@ class DurableWorkflowTest extends LiveEngineTest {
             assertThat(stored).hasSize(1);
             WorkflowId id = stored.get(0).id();
             Recovery afterOne = first.recoverWorkflow(id).orElseThrow();
-            assertThat(afterOne.steps()).extracting(StepView::state)
+            assertThat(afterOne.steps())
+                    .extracting(StepView::state)
                     .containsExactly(StepState.DONE, StepState.NOT_STARTED, StepState.NOT_STARTED);
             StepView done = afterOne.steps().get(0);
             assertThat(done.started().orElseThrow().input()).isEqualTo(HELLO.getBytes(StandardCharsets.UTF_8));
             assertThat(new String(done.settled().orElseThrow().checkedOutput().orElseThrow(), StandardCharsets.UTF_8))
                     .isEqualTo(one.output().orElseThrow());
             // A step interrupted between its start record and its settlement (the host died mid-write).
-            first.workflows().recordStart(id, 1, HELLO_2.getBytes(StandardCharsets.UTF_8)).orElseThrow();
+            first.workflows()
+                    .recordStart(id, 1, HELLO_2.getBytes(StandardCharsets.UTF_8))
+                    .orElseThrow();
 
             // The first host goes away (its gate and admin close, as a shutdown would; its process dies).
             firstGate.close();
@@ -144,16 +149,21 @@ class DurableWorkflowTest extends LiveEngineTest {
             ScriptedApprovalChannel secondChannel = ScriptedApprovalChannel.denyingWhenEmpty();
             SkillGate secondGate = gate(second, secondChannel);
             try {
-                assertThat(second.takeOverWorkflow(id).code()).as("the owner's process lives").contains(ErrorCode.WORKFLOW_OWNER_ALIVE);
+                assertThat(second.takeOverWorkflow(id).code())
+                        .as("the owner's process lives")
+                        .contains(ErrorCode.WORKFLOW_OWNER_ALIVE);
                 // Nothing of the old consent survives: the run has no plan here.
-                assertThat(secondGate.execute(ExecutionRequest.of(run, AGENT, "hello-world", HELLO, workspace)).errorCodes())
+                assertThat(secondGate
+                                .execute(ExecutionRequest.of(run, AGENT, "hello-world", HELLO, workspace))
+                                .errorCodes())
                         .containsExactly(ErrorCode.POLICY_NO_PLAN);
 
                 stand.destroyForcibly();
                 assertThat(stand.waitFor(10, TimeUnit.SECONDS)).isTrue();
                 Recovery taken = second.takeOverWorkflow(id).orElseThrow();
                 assertThat(taken.head().fencingToken()).isEqualTo(2);
-                assertThat(taken.steps()).extracting(StepView::state)
+                assertThat(taken.steps())
+                        .extracting(StepView::state)
                         .containsExactly(StepState.DONE, StepState.UNKNOWN, StepState.NOT_STARTED);
                 assertThat(taken.inFlight()).extracting(StepView::index).containsExactly(1);
 
@@ -173,29 +183,45 @@ class DurableWorkflowTest extends LiveEngineTest {
                 ConsentResult<PlanSnapshot> resumed = second.resumeWorkflow(id, secondChannel);
                 assertThat(resumed.isSuccess()).as(resumed.toString()).isTrue();
                 assertThat(secondChannel.workflowRequests()).hasSize(2);
-                assertThat(secondChannel.workflowRequests().get(1).plan().steps()).hasSize(2);
+                assertThat(secondChannel.workflowRequests().get(1).plan().steps())
+                        .hasSize(2);
                 assertThat(secondChannel.workflowRequests().get(1).plan().run()).isEqualTo(run);
 
                 for (String input : List.of(HELLO_2, HELLO)) {
-                    ExecutionEnvelope env = secondGate.execute(ExecutionRequest.of(run, AGENT, "hello-world", input, workspace));
+                    ExecutionEnvelope env =
+                            secondGate.execute(ExecutionRequest.of(run, AGENT, "hello-world", input, workspace));
                     assertThat(env.status()).as(env.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
                 }
-                assertThat(secondGate.execute(ExecutionRequest.of(run, AGENT, "hello-world", HELLO, workspace)).errorCodes())
+                assertThat(secondGate
+                                .execute(ExecutionRequest.of(run, AGENT, "hello-world", HELLO, workspace))
+                                .errorCodes())
                         .containsExactly(ErrorCode.POLICY_NO_PLAN);
                 Recovery end = second.recoverWorkflow(id).orElseThrow();
-                assertThat(end.steps()).extracting(StepView::state)
+                assertThat(end.steps())
+                        .extracting(StepView::state)
                         .containsExactly(StepState.DONE, StepState.DONE, StepState.DONE);
                 assertThat(end.ended()).contains(EndReason.COMPLETED);
-                assertThat(secondChannel.requests()).as("no per-invocation prompt").isEmpty();
+                assertThat(secondChannel.requests())
+                        .as("no per-invocation prompt")
+                        .isEmpty();
 
-                List<AuditEvent> events = second.trust().records(0, 1000).stream().map(AuditRecord::event).toList();
-                assertThat(events).filteredOn(e -> e instanceof AuditEvent.WorkflowChanged)
+                List<AuditEvent> events = second.trust().records(0, 1000).stream()
+                        .map(AuditRecord::event)
+                        .toList();
+                assertThat(events)
+                        .filteredOn(e -> e instanceof AuditEvent.WorkflowChanged)
                         .extracting(e -> ((AuditEvent.WorkflowChanged) e).action())
-                        .containsExactly(AuditEvent.WorkflowChanged.Action.TAKEOVER, AuditEvent.WorkflowChanged.Action.DECIDE);
-                assertThat(events).filteredOn(e -> e instanceof AuditEvent.PlanApproved).hasSize(2);
+                        .containsExactly(
+                                AuditEvent.WorkflowChanged.Action.TAKEOVER, AuditEvent.WorkflowChanged.Action.DECIDE);
+                assertThat(events)
+                        .filteredOn(e -> e instanceof AuditEvent.PlanApproved)
+                        .hasSize(2);
 
                 // Retention removes the ended workflow, recorded.
-                assertThat(second.purgeWorkflows(Duration.ofDays(1)).orElseThrow().removed()).isEmpty();
+                assertThat(second.purgeWorkflows(Duration.ofDays(1))
+                                .orElseThrow()
+                                .removed())
+                        .isEmpty();
                 Thread.sleep(20);
                 assertThat(second.purgeWorkflows(Duration.ZERO).orElseThrow().removed())
                         .extracting(StoredWorkflow::id)
@@ -218,13 +244,19 @@ class DurableWorkflowTest extends LiveEngineTest {
         Support.copySkill(Support.examples().resolve("hello-world"), skills);
         SkillGateAdmin admin = SkillGateAdmin.open(data);
         try {
-            admin.savePolicy(PolicyUpdate.of(ExecutionPolicy.APPROVE_WORKFLOW_RUN)).orElseThrow();
-            ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+            admin.savePolicy(PolicyUpdate.of(ExecutionPolicy.APPROVE_WORKFLOW_RUN))
+                    .orElseThrow();
+            ScriptedApprovalChannel channel =
+                    ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
             SkillGate gate = gate(admin, channel);
             Revision hello = gate.inspect("hello-world").revision().orElseThrow();
             RunId run = RunId.random();
-            admin.approveWorkflow(run, AGENT, workspace,
-                            List.of(new PlannedStep(SkillName.of("hello-world"), hello, Optional.empty())), channel)
+            admin.approveWorkflow(
+                            run,
+                            AGENT,
+                            workspace,
+                            List.of(new PlannedStep(SkillName.of("hello-world"), hello, Optional.empty())),
+                            channel)
                     .orElseThrow();
             WorkflowId id = admin.listWorkflows().orElseThrow().get(0).id();
             assertThat(data.resolve("keys").resolve("workflow.key")).exists();

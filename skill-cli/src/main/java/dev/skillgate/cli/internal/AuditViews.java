@@ -274,8 +274,8 @@ final class AuditViews {
             what = "plan    run " + pa.run().value() + " agent " + pa.agent().value() + " " + pa.steps()
                     + " steps plan " + pa.plan() + " workspace " + pa.workspace();
         } else if (e instanceof AuditEvent.WorkflowChanged wc) {
-            what = "workflow " + wc.action() + " " + wc.workflow() + " run " + wc.run().value() + " "
-                    + Args.printable(wc.detail());
+            what = "workflow " + wc.action() + " " + wc.workflow() + " run "
+                    + wc.run().value() + " " + Args.printable(wc.detail());
         } else {
             AuditEvent.PlanStepConsumed ps = (AuditEvent.PlanStepConsumed) e;
             what = "step    run " + ps.run().value() + " agent " + ps.agent().value() + " step " + ps.step()

@@ -1,18 +1,21 @@
 package dev.skillgate.engine.internal;
 
+import dev.skillgate.audit.ExecutionScope;
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ConsentBinding;
 import dev.skillgate.consent.ConsentLedger;
 import dev.skillgate.consent.ConsentResult;
 import dev.skillgate.consent.PlanSnapshot;
-import dev.skillgate.consent.ProposalState;
 import dev.skillgate.consent.PlannedStep;
+import dev.skillgate.consent.ProposalState;
 import dev.skillgate.consent.WorkflowApprovalRequest;
 import dev.skillgate.consent.WorkflowPlan;
 import dev.skillgate.consent.WorkflowStepGrant;
 import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.model.CleanupStatus;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
@@ -26,9 +29,6 @@ import dev.skillgate.workflow.WorkflowDefinition;
 import dev.skillgate.workflow.WorkflowId;
 import dev.skillgate.workflow.WorkflowJournal;
 import dev.skillgate.workflow.WorkflowResult;
-import dev.skillgate.audit.ExecutionScope;
-import dev.skillgate.model.CleanupStatus;
-import dev.skillgate.model.ExecutionEnvelope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -149,11 +149,14 @@ public final class WorkflowPlans {
         if (!recovery.unknown().isEmpty()) {
             return ConsentResult.failure(
                     ErrorCode.WORKFLOW_STEP_UNKNOWN,
-                    "steps " + recovery.unknown().stream().map(v -> Integer.toString(v.index())).toList()
-                            + " have an unknown effect: an operator must decide them first");
+                    "steps "
+                            + recovery.unknown().stream()
+                                    .map(v -> Integer.toString(v.index()))
+                                    .toList() + " have an unknown effect: an operator must decide them first");
         }
         if (recovery.steps().stream().anyMatch(v -> v.state() == StepState.RUNNING)) {
-            return ConsentResult.failure(ErrorCode.WORKFLOW_INVALID, "a step of workflow " + id + " is still running here");
+            return ConsentResult.failure(
+                    ErrorCode.WORKFLOW_INVALID, "a step of workflow " + id + " is still running here");
         }
         List<StepView> remaining = recovery.remaining();
         if (remaining.isEmpty()) {
@@ -161,14 +164,16 @@ public final class WorkflowPlans {
         }
         WorkflowDefinition def = recovery.definition();
         Optional<WorkspaceIdentity> workspace = Workspaces.identify(Path.of(def.workspacePath()));
-        if (workspace.isEmpty() || !ExecutionScope.workspaceDigest(workspace.get()).equals(def.workspaceDigest())) {
+        if (workspace.isEmpty()
+                || !ExecutionScope.workspaceDigest(workspace.get()).equals(def.workspaceDigest())) {
             return ConsentResult.failure(
                     ErrorCode.WORKSPACE_UNAVAILABLE, "the workflow's workspace is missing or another directory now");
         }
         List<PlannedStep> steps = new ArrayList<>();
         List<Integer> map = new ArrayList<>();
         for (StepView v : remaining) {
-            steps.add(new PlannedStep(v.step().skill(), v.step().revision(), v.step().invocationDigest()));
+            steps.add(new PlannedStep(
+                    v.step().skill(), v.step().revision(), v.step().invocationDigest()));
             map.add(v.index());
         }
         WorkflowPlan plan = new WorkflowPlan(def.run(), def.agent(), workspace.get(), steps);
@@ -332,7 +337,8 @@ public final class WorkflowPlans {
             return ConsentResult.failure(step.failure().orElseThrow());
         }
         WorkflowStepGrant grant = step.value().orElseThrow();
-        return ConsentResult.success(new StepUse(grant, plan.digest(), plan.workflow(), plan.steps().get(grant.step())));
+        return ConsentResult.success(
+                new StepUse(grant, plan.digest(), plan.workflow(), plan.steps().get(grant.step())));
     }
 
     /** The run's approved plan now (with the steps used so far), if it has one. */
@@ -405,8 +411,7 @@ public final class WorkflowPlans {
             return r.failure();
         }
         WorkflowResult<Recovery> now = journal.recover(use.workflow());
-        if (now.isSuccess()
-                && now.value().get().steps().stream().allMatch(v -> v.state() == StepState.DONE)) {
+        if (now.isSuccess() && now.value().get().steps().stream().allMatch(v -> v.state() == StepState.DONE)) {
             journal.end(use.workflow(), EndReason.COMPLETED);
         }
         return Optional.empty();

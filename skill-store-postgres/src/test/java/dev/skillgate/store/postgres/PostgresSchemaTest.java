@@ -33,7 +33,9 @@ class PostgresSchemaTest {
     @Test
     void aNewerOrChangedSchemaIsRefusedNeverGuessed() throws Exception {
         DataSource newer = Pg.migrated();
-        Pg.sql(newer, "INSERT INTO skillgate_schema_version (version, script, sha256) VALUES (2, 'V2__future.sql', 'x')");
+        Pg.sql(
+                newer,
+                "INSERT INTO skillgate_schema_version (version, script, sha256) VALUES (2, 'V2__future.sql', 'x')");
         assertThatThrownBy(() -> PostgresSchema.migrate(newer))
                 .isInstanceOf(PostgresSchema.SchemaVersionException.class)
                 .hasMessageContaining("version 2");
@@ -56,7 +58,8 @@ class PostgresSchemaTest {
         for (int i = 0; i < 4; i++) {
             Thread t = new Thread(() -> {
                 try {
-                    results.add(PostgresSchema.migrate(Pg.dataSource(dbName(ds))).applied());
+                    results.add(
+                            PostgresSchema.migrate(Pg.dataSource(dbName(ds))).applied());
                 } catch (Exception ex) {
                     results.add(ex);
                 }
@@ -68,7 +71,8 @@ class PostgresSchemaTest {
             t.join(60_000);
         }
         assertThat(results).hasSize(4).allMatch(r -> r instanceof List);
-        assertThat(results.stream().filter(r -> !((List<?>) r).isEmpty()).count()).isEqualTo(1);
+        assertThat(results.stream().filter(r -> !((List<?>) r).isEmpty()).count())
+                .isEqualTo(1);
     }
 
     private static String dbName(DataSource ds) {

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 class ReceiptMintingRaceTest {
     static TrustScope scope(int n) {
         return new TrustScope(
-                Revision.parse(Sha256Digest.hash(("rev " + n).getBytes(StandardCharsets.UTF_8)).toString()),
+                Revision.parse(Sha256Digest.hash(("rev " + n).getBytes(StandardCharsets.UTF_8))
+                        .toString()),
                 AgentId.of("agent-" + n),
                 new WorkspaceIdentity(java.nio.file.Path.of("/work/space " + n), "(dev=1,ino=" + n + ")"),
                 Timeout.ofMillis(5000),
@@ -69,7 +70,9 @@ class ReceiptMintingRaceTest {
                 PolicyChange cb = fb.get(60, TimeUnit.SECONDS).orElseThrow();
                 List<ScopeEntry> minted = new ArrayList<>(ca.minted());
                 minted.addAll(cb.minted());
-                assertThat(minted).as("round %d: receipts minted for the new scope", round).hasSize(1);
+                assertThat(minted)
+                        .as("round %d: receipts minted for the new scope", round)
+                        .hasSize(1);
                 assertThat(minted.get(0).scope()).isEqualTo(scopes.get(round));
                 assertThat(ca.revoked()).isEmpty();
                 assertThat(cb.revoked()).isEmpty();
