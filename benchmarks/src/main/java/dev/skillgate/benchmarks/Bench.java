@@ -27,6 +27,7 @@ public final class Bench {
             case "peers" -> dev.skillgate.benchmarks.peers.PeerComparison.main(rest);
             case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
+            case "stores" -> dev.skillgate.benchmarks.stores.StoreBenchmarks.main(rest);
             case "jmh-table" -> JmhTable.main(rest);
             case "machine" -> System.out.println(Machine.describe());
             default -> {
@@ -46,6 +47,8 @@ public final class Bench {
                                            skills-ref 0.1.5 and ajv 8 on the same inputs (npm, node)
                   launch [rounds]          supervised execute vs bare ProcessBuilder spawn, interleaved
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
+                  stores [rounds]          workflow step append (embedded, PostgreSQL) and the PostgreSQL audit
+                                           sink's export rate, each beside its baseline, interleaved
                   jmh-table FILE           a JMH JSON result file as a Markdown table
                   machine                  the machine description printed with every figure
                 """);
