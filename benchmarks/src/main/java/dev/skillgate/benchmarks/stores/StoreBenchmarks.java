@@ -55,7 +55,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  *   <li>the PostgreSQL audit sink exporting real committed audit records, records per second —
  *       beside bare {@code INSERT}s of rows of the same shape.
  * </ul>
- * Medians and quartiles over rounds; the data directory is on the repository's disk (not tmpfs).
+ * Medians and quartiles over rounds; the data directory is on the repository's disk (not tmpfs);
+ * PostgreSQL (the testkit's server, fsync on, synchronous commit) is reached over loopback through one
+ * pooled connection shared by target and baseline.
  */
 public final class StoreBenchmarks {
     private static final int APPENDS_PER_ROUND = 50;
@@ -71,13 +73,15 @@ public final class StoreBenchmarks {
         TestPostgres pg;
         try {
             pg = TestPostgres.start();
+            TestPostgres server = pg;
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         } catch (RuntimeException e) {
             System.out.println(
                     "PostgreSQL could not start here (" + e.getMessage() + "); only the embedded figures follow.");
             pg = null;
         }
         try {
-            DataSource ds = pg == null ? null : database(pg);
+            DataSource ds = pg == null ? null : new OneConnection(database(pg));
             if (ds != null) {
                 PostgresSchema.migrate(ds);
                 try (Connection c = ds.getConnection();
@@ -254,7 +258,6 @@ public final class StoreBenchmarks {
         UUID w = UUID.randomUUID();
         long t0 = System.nanoTime();
         for (int i = 0; i < APPENDS_PER_ROUND; i++) {
-            // A connection per statement, as the store takes one per operation from an unpooled DataSource.
             try (Connection c = ds.getConnection();
                     PreparedStatement p = c.prepareStatement(
                             "INSERT INTO bare_append (workflow, sequence, payload) VALUES (?, ?, ?)")) {

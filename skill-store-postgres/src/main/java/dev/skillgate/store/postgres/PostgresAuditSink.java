@@ -48,7 +48,10 @@ public final class PostgresAuditSink implements AuditSink {
     public void export(ExportedRecord record) throws SQLException {
         Objects.requireNonNull(record, "record");
         try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
+            if (!c.getAutoCommit()) {
+                c.rollback();
+                c.setAutoCommit(true); // each row commits on its own
+            }
             int inserted;
             try (PreparedStatement p = c.prepareStatement("INSERT INTO skillgate_audit_export (log_id, sequence, "
                     + "previous_chain_hash, chain_hash, recorded_at, event_type, event, instance) "

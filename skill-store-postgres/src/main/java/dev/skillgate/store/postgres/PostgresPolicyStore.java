@@ -60,6 +60,10 @@ public final class PostgresPolicyStore implements PolicyStore {
                 try (ResultSet rs = p.executeQuery()) {
                     return rs.next() ? decode(rs.getBytes(1), rs.getLong(2)) : PolicyLoad.absent();
                 }
+            } finally {
+                if (!c.getAutoCommit()) {
+                    c.rollback(); // a pool that hands out non-autocommit connections: end the read
+                }
             }
         } catch (PostgresSchema.SchemaVersionException e) {
             return PolicyLoad.unusable(
@@ -92,6 +96,10 @@ public final class PostgresPolicyStore implements PolicyStore {
         Objects.requireNonNull(change, "change");
         try (Connection c = dataSource.getConnection()) {
             PostgresSchema.requireCurrent(c);
+            boolean auto = c.getAutoCommit();
+            if (!auto) {
+                c.rollback();
+            }
             c.setAutoCommit(false);
             try {
                 try (PreparedStatement p =
@@ -122,6 +130,8 @@ public final class PostgresPolicyStore implements PolicyStore {
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
+            } finally {
+                c.setAutoCommit(auto);
             }
         } catch (SQLException e) {
             throw new IOException("the policy could not be saved (SQLState " + e.getSQLState() + ")", e);

@@ -57,6 +57,7 @@ public final class PostgresWorkflowStore implements WorkflowStore {
                 PostgresSchema.requireCurrent(c);
                 schemaChecked = true;
             }
+            boolean auto = c.getAutoCommit();
             c.setAutoCommit(false);
             try {
                 T result = body.run(c);
@@ -65,6 +66,8 @@ public final class PostgresWorkflowStore implements WorkflowStore {
             } catch (SQLException | WorkflowStoreException | RuntimeException e) {
                 c.rollback();
                 throw e;
+            } finally {
+                c.setAutoCommit(auto); // hand a pooled connection back as it came
             }
         } catch (PostgresSchema.SchemaVersionException e) {
             throw new WorkflowStoreException(ErrorCode.WORKFLOW_SCHEMA_UNKNOWN, e.getMessage(), e);
