@@ -10,9 +10,11 @@
 module dev.skillgate.testkit {
     requires transitive dev.skillgate.engine;
     requires transitive dev.skillgate.fixtures;
+    requires transitive dev.skillgate.workflow;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
 
     exports dev.skillgate.testkit;
     exports dev.skillgate.testkit.contract;
+    exports dev.skillgate.testkit.postgres;
 }

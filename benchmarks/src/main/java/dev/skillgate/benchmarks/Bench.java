@@ -28,6 +28,7 @@ public final class Bench {
             case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
             case "guard" -> dev.skillgate.benchmarks.launch.GuardCost.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
+            case "stores" -> dev.skillgate.benchmarks.stores.StoreBenchmarks.main(rest);
             case "jmh-table" -> JmhTable.main(rest);
             case "machine" -> System.out.println(Machine.describe());
             default -> {
@@ -48,6 +49,8 @@ public final class Bench {
                   launch [rounds]          supervised execute vs bare ProcessBuilder spawn, interleaved
                   guard [rounds]           the module guard's CPU time per launch, 1 and 64 files, paired
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
+                  stores [rounds]          workflow step append (embedded, PostgreSQL) and the PostgreSQL audit
+                                           sink's export rate, each beside its baseline, interleaved
                   jmh-table FILE           a JMH JSON result file as a Markdown table
                   machine                  the machine description printed with every figure
                 """);

@@ -294,4 +294,41 @@ public sealed interface AuditEvent {
             }
         }
     }
+
+    /**
+     * An operator-visible change to a durable workflow (decision 0686): a takeover after its owner was
+     * proven dead, an operator's decision about a step whose effect was unknown, or its removal by
+     * retention cleanup. Informational: it grants no trust and no consent.
+     *
+     * @param action what happened
+     * @param workflow the workflow id (a canonical lowercase UUID)
+     * @param run the workflow's run
+     * @param detail what the action concerned, e.g. {@code token 2 from local/h-…} or
+     *     {@code step 1 EFFECT_ABSENT} (at most 200 printable ASCII characters)
+     */
+    record WorkflowChanged(Action action, String workflow, RunId run, String detail) implements AuditEvent {
+        /** The workflow actions that are recorded. */
+        public enum Action {
+            /** Another owner took the workflow over after proving the previous owner dead. */
+            TAKEOVER,
+            /** An operator decided a step whose effect was unknown. */
+            DECIDE,
+            /** Retention cleanup removed the ended workflow and its records. */
+            PURGE
+        }
+
+        public WorkflowChanged {
+            Objects.requireNonNull(action, "action");
+            Objects.requireNonNull(workflow, "workflow");
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(detail, "detail");
+            if (!workflow.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "a workflow id is a canonical UUID");
+            }
+            if (detail.length() > 200 || !detail.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
+                throw new InvalidValueException(
+                        ErrorCode.AUDIT_RECORD_INVALID, "a workflow detail is at most 200 printable ASCII characters");
+            }
+        }
+    }
 }

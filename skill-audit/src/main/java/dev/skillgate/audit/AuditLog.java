@@ -147,6 +147,11 @@ public final class AuditLog implements AutoCloseable {
         return engine.record(event);
     }
 
+    /** Records a durable workflow's takeover, step decision or retention removal. Grants no trust. */
+    public AppendResult recordWorkflowChange(AuditEvent.WorkflowChanged event) {
+        return engine.record(event);
+    }
+
     /** Records that a step of an approved workflow plan was used for a launch. Grants no trust. */
     public AppendResult recordPlanStep(AuditEvent.PlanStepConsumed event) {
         return engine.record(event);

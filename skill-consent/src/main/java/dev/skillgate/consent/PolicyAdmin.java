@@ -30,8 +30,10 @@ import java.util.UUID;
  * receipt; a removed scope loses its receipt (revoked), and re-adding it later mints a new one;
  * scopes saved in other modes without a receipt stay unapproved drafts (an already receipted,
  * unchanged scope keeps its receipt, which only takes effect in trusted-revision mode). Callers
- * cannot supply receipts. Saves are serialised within this admin; separate processes writing the
- * same store are not coordinated.
+ * cannot supply receipts. Each save mints inside the store's atomic
+ * {@link PolicyStore#update}: saves through one store instance are serialised, and a store shared by
+ * several processes (the PostgreSQL one) serialises them across processes, so a receipt is minted
+ * once even when two admins save at once. The default file store does not coordinate processes.
  */
 public final class PolicyAdmin {
     private final ControlState state;
@@ -81,41 +83,52 @@ public final class PolicyAdmin {
         if (distinct.size() != update.scopes().size()) {
             return ConsentResult.failure(ErrorCode.POLICY_INVALID, "a trusted-revision scope is listed twice");
         }
-        PolicySnapshot before = currentPolicy();
-        Map<TrustScope, Receipt> existing = new HashMap<>();
-        for (ScopeEntry e : before.scopes()) {
-            e.receipt().ifPresent(r -> existing.put(e.scope(), r));
-        }
-        boolean trustMode = update.mode() == ExecutionPolicy.TRUST_SELECTED_REVISIONS;
-        List<ScopeEntry> entries = new ArrayList<>();
+        // Receipts are minted from exactly what the store holds at the moment it writes (one atomic
+        // update), so two admins over one shared store saving the same new scope mint one receipt.
+        PolicySnapshot[] before = new PolicySnapshot[1];
         List<ScopeEntry> minted = new ArrayList<>();
-        for (TrustScope scope : update.scopes()) {
-            Receipt kept = existing.get(scope);
-            if (kept != null) {
-                entries.add(new ScopeEntry(scope, Optional.of(kept)));
-            } else if (trustMode) {
-                ScopeEntry fresh = new ScopeEntry(scope, Optional.of(new Receipt(UUID.randomUUID(), clock.instant())));
-                entries.add(fresh);
-                minted.add(fresh);
-            } else {
-                entries.add(new ScopeEntry(scope, Optional.empty()));
-            }
-        }
         List<ScopeEntry> revoked = new ArrayList<>();
-        for (ScopeEntry e : before.scopes()) {
-            if (e.isApproved() && !distinct.contains(e.scope())) {
-                revoked.add(e);
-            }
-        }
-        PolicySettings settings = new PolicySettings(update.mode(), entries);
+        boolean trustMode = update.mode() == ExecutionPolicy.TRUST_SELECTED_REVISIONS;
         try {
-            state.store.replace(settings);
+            state.store.update(load -> {
+                PolicySnapshot current = PolicySnapshot.of(load == null ? PolicyLoad.absent() : load);
+                before[0] = current;
+                minted.clear();
+                revoked.clear();
+                Map<TrustScope, Receipt> existing = new HashMap<>();
+                for (ScopeEntry e : current.scopes()) {
+                    e.receipt().ifPresent(r -> existing.put(e.scope(), r));
+                }
+                List<ScopeEntry> entries = new ArrayList<>();
+                for (TrustScope scope : update.scopes()) {
+                    Receipt kept = existing.get(scope);
+                    if (kept != null) {
+                        entries.add(new ScopeEntry(scope, Optional.of(kept)));
+                    } else if (trustMode) {
+                        ScopeEntry fresh =
+                                new ScopeEntry(scope, Optional.of(new Receipt(UUID.randomUUID(), clock.instant())));
+                        entries.add(fresh);
+                        minted.add(fresh);
+                    } else {
+                        entries.add(new ScopeEntry(scope, Optional.empty()));
+                    }
+                }
+                for (ScopeEntry e : current.scopes()) {
+                    if (e.isApproved() && !distinct.contains(e.scope())) {
+                        revoked.add(e);
+                    }
+                }
+                return Optional.of(new PolicySettings(update.mode(), entries));
+            });
         } catch (IOException | RuntimeException e) {
             return ConsentResult.failure(
                     ErrorCode.POLICY_IO,
                     "the policy could not be saved (" + e.getClass().getSimpleName() + ")");
         }
-        return ConsentResult.success(new PolicyChange(before, currentPolicy(), minted, revoked));
+        if (before[0] == null) {
+            return ConsentResult.failure(ErrorCode.POLICY_IO, "the policy store did not apply the save");
+        }
+        return ConsentResult.success(new PolicyChange(before[0], currentPolicy(), minted, revoked));
     }
 
     /** Turns safe mode on or off; applies to the next gate check. */

@@ -26,6 +26,7 @@ import dev.skillgate.model.SkillName;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
+import dev.skillgate.workflow.WorkflowJournal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -261,6 +262,7 @@ public final class SkillGate implements AutoCloseable {
         private final List<AuditSink> auditSinks = new ArrayList<>();
         private final List<String> auditSinkProviders = new ArrayList<>();
         private Duration auditSinkTimeout;
+        private WorkflowJournal workflowJournal;
 
         private Builder() {}
 
@@ -418,6 +420,16 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The durable workflow journal for the private admin (default: the embedded store in
+         * {@code DATA_DIR/workflows} with the key file {@code DATA_DIR/keys/workflow.key}). Not allowed
+         * together with {@link #admin}: that admin was opened with its own.
+         */
+        public Builder workflowJournal(WorkflowJournal journal) {
+            this.workflowJournal = Objects.requireNonNull(journal, "journal");
+            return this;
+        }
+
         /** A policy store for the private admin (ignored when {@link #admin} is set). */
         public Builder policyStore(PolicyStore store) {
             this.policyStore = Objects.requireNonNull(store, "store");
@@ -476,6 +488,10 @@ public final class SkillGate implements AutoCloseable {
                 throw new IllegalStateException(
                         "the admin owns the audit log: set audit sinks on its AuditLogOptions, not on the gate");
             }
+            if (admin != null && workflowJournal != null) {
+                throw new IllegalStateException(
+                        "the admin owns the workflow journal: open it with SkillGateAdmin.open(..., journal)");
+            }
             List<AuditSink> sinks = new ArrayList<>(auditSinks);
             sinks.addAll(providedAuditSinks(auditSinkProviders));
             AuditLogOptions.Builder auditOptions = AuditLogOptions.builder(SkillGateAdmin.auditDirectory(dataDirectory))
@@ -501,7 +517,8 @@ public final class SkillGate implements AutoCloseable {
                             policyStore == null
                                     ? PolicyStore.privateFile(dataDirectory.resolve("policy"))
                                     : policyStore,
-                            audit)
+                            audit,
+                            Optional.ofNullable(workflowJournal))
                     : admin;
             ExecuteCapability capability = effectiveAdmin.grantEngineCapability();
             Optional<ProcessSupervisor> explicit = Optional.ofNullable(supervisor);

@@ -35,9 +35,19 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.model.Timeout;
 import dev.skillgate.model.WorkspaceIdentity;
 import dev.skillgate.runner.StagingJanitor;
+import dev.skillgate.workflow.OperatorDecision;
+import dev.skillgate.workflow.Recovery;
+import dev.skillgate.workflow.RetentionReport;
+import dev.skillgate.workflow.StoredWorkflow;
+import dev.skillgate.workflow.WorkflowId;
+import dev.skillgate.workflow.WorkflowJournal;
+import dev.skillgate.workflow.WorkflowResult;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -61,14 +71,19 @@ public final class SkillGateAdmin implements AutoCloseable {
     private final PolicyAdmin policy;
     private final AuditLog audit;
     private final TrustAdmin trust;
-    private final WorkflowPlans plans = new WorkflowPlans();
+    private final WorkflowJournal workflows;
+    private final WorkflowPlans plans;
 
-    private SkillGateAdmin(Path dataDirectory, PolicyStore store, AuditLogOptions auditOptions) {
+    private SkillGateAdmin(
+            Path dataDirectory, PolicyStore store, AuditLogOptions auditOptions, Optional<WorkflowJournal> workflows) {
         this.dataDirectory = dataDirectory;
         this.policy = PolicyAdmin.open(store);
         // Never throws for what is on disk; a damaged log disables trust and refuses appends.
         this.audit = AuditLog.open(auditOptions);
         this.trust = new TrustAdmin(audit);
+        // The embedded default creates nothing until a workflow plan is approved.
+        this.workflows = workflows.orElseGet(() -> WorkflowJournal.embedded(dataDirectory));
+        this.plans = new WorkflowPlans(this.workflows);
     }
 
     /**
@@ -80,7 +95,8 @@ public final class SkillGateAdmin implements AutoCloseable {
         return new SkillGateAdmin(
                 dir,
                 PolicyStore.privateFile(dir.resolve("policy")),
-                AuditLogOptions.builder(auditDirectory(dir)).build());
+                AuditLogOptions.builder(auditDirectory(dir)).build(),
+                Optional.empty());
     }
 
     /** An admin over {@code dataDirectory} with a host-supplied policy store. */
@@ -88,7 +104,7 @@ public final class SkillGateAdmin implements AutoCloseable {
         Objects.requireNonNull(store, "store");
         Path dir = checkedDataDirectory(dataDirectory);
         return new SkillGateAdmin(
-                dir, store, AuditLogOptions.builder(auditDirectory(dir)).build());
+                dir, store, AuditLogOptions.builder(auditDirectory(dir)).build(), Optional.empty());
     }
 
     /**
@@ -104,6 +120,22 @@ public final class SkillGateAdmin implements AutoCloseable {
      * @throws IllegalArgumentException when the options name another directory or are read-only
      */
     public static SkillGateAdmin open(Path dataDirectory, PolicyStore store, AuditLogOptions audit) {
+        return open(dataDirectory, store, audit, Optional.empty());
+    }
+
+    /**
+     * As {@link #open(Path, PolicyStore, AuditLogOptions)}, with the durable workflow store the host
+     * chose (for example a {@code PostgresWorkflowStore} shared by several instances, and its own key
+     * provider) instead of the embedded default in {@code dataDirectory/workflows}. The admin owns the
+     * journal from now on and closes it in {@link #close()} (which stops renewing its leases).
+     */
+    public static SkillGateAdmin open(
+            Path dataDirectory, PolicyStore store, AuditLogOptions audit, WorkflowJournal workflows) {
+        return open(dataDirectory, store, audit, Optional.of(Objects.requireNonNull(workflows, "workflows")));
+    }
+
+    static SkillGateAdmin open(
+            Path dataDirectory, PolicyStore store, AuditLogOptions audit, Optional<WorkflowJournal> workflows) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(audit, "audit");
         Path dir = checkedDataDirectory(dataDirectory);
@@ -113,7 +145,7 @@ public final class SkillGateAdmin implements AutoCloseable {
         if (audit.readOnly()) {
             throw new IllegalArgumentException("the admin's audit log must be writable");
         }
-        return new SkillGateAdmin(dir, store, audit);
+        return new SkillGateAdmin(dir, store, audit, workflows);
     }
 
     /** The audit log's directory inside {@code dataDirectory} ({@code dataDirectory/audit}). */
@@ -267,6 +299,154 @@ public final class SkillGateAdmin implements AutoCloseable {
         plans.endRun(Objects.requireNonNull(run, "run"));
     }
 
+    /** The durable workflow journal plans are recorded in (decision 0684). */
+    public WorkflowJournal workflows() {
+        return workflows;
+    }
+
+    /**
+     * The durable workflows the store holds now (heads: owner, fencing token, lease, record count,
+     * end). Restarted hosts start here: a workflow that has not ended was interrupted.
+     */
+    public WorkflowResult<List<StoredWorkflow>> listWorkflows() {
+        return workflows.list();
+    }
+
+    /**
+     * What the durable records of workflow {@code id} say, verified: every step's state (done,
+     * unknown, remaining), without taking it over. Authorises nothing.
+     */
+    public WorkflowResult<Recovery> recoverWorkflow(WorkflowId id) {
+        return workflows.recover(Objects.requireNonNull(id, "id"));
+    }
+
+    /**
+     * Takes workflow {@code id} over for this instance once its owner is proven dead (same host: pid
+     * and start token; another host: its lease ended on the store's clock) — refused with
+     * {@code WORKFLOW_OWNER_ALIVE} while it lives — and records the takeover in the audit log
+     * ({@code WORKFLOW TAKEOVER}). When the log cannot record, nothing is taken over. Grants nothing:
+     * continue with {@link #decideWorkflowStep} for unknown steps and {@link #resumeWorkflow}, which
+     * asks the human again.
+     */
+    public WorkflowResult<Recovery> takeOverWorkflow(WorkflowId id) {
+        Objects.requireNonNull(id, "id");
+        Optional<Diagnostic> cannotRecord = trail().unavailable();
+        if (cannotRecord.isPresent()) {
+            return WorkflowResult.failure(cannotRecord.get());
+        }
+        boolean already = workflows.owns(id);
+        WorkflowResult<Recovery> taken = workflows.takeOver(id);
+        if (taken.isSuccess() && !already) {
+            Recovery r = taken.value().orElseThrow();
+            Optional<Diagnostic> problem = recordWorkflow(
+                    AuditEvent.WorkflowChanged.Action.TAKEOVER,
+                    r,
+                    "token " + r.head().fencingToken() + " to "
+                            + r.head().owner().instance() + "@"
+                            + r.head().owner().hostId());
+            if (problem.isPresent()) {
+                return WorkflowResult.failure(problem.get());
+            }
+        }
+        return taken;
+    }
+
+    /**
+     * Records an operator's explicit decision about a step of workflow {@code id} whose effect is
+     * unknown (an interrupted write, or unproven cleanup): {@code EFFECT_HAPPENED} counts it done,
+     * {@code EFFECT_ABSENT} makes it a remaining step (which still needs fresh consent). Audited first
+     * ({@code WORKFLOW DECIDE}); when the log cannot record, nothing is decided. Nothing is replayed.
+     */
+    public WorkflowResult<Recovery> decideWorkflowStep(
+            WorkflowId id, int step, OperatorDecision decision, String note) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(decision, "decision");
+        Objects.requireNonNull(note, "note");
+        WorkflowResult<Recovery> before = workflows.recover(id);
+        if (!before.isSuccess()) {
+            return before;
+        }
+        Recovery r = before.value().orElseThrow();
+        if (step < 0
+                || step >= r.steps().size()
+                || r.steps().get(step).state() != dev.skillgate.workflow.StepState.UNKNOWN) {
+            return WorkflowResult.failure(
+                    ErrorCode.WORKFLOW_INVALID, "step " + step + " is not a step with an unknown effect");
+        }
+        if (!workflows.owns(id)) {
+            return WorkflowResult.failure(ErrorCode.WORKFLOW_FENCED, "take workflow " + id + " over first");
+        }
+        Optional<Diagnostic> problem =
+                recordWorkflow(AuditEvent.WorkflowChanged.Action.DECIDE, r, "step " + step + " " + decision.name());
+        if (problem.isPresent()) {
+            return WorkflowResult.failure(problem.get());
+        }
+        WorkflowResult<dev.skillgate.workflow.Lease> decided = workflows.decide(id, step, decision, note);
+        if (!decided.isSuccess()) {
+            return WorkflowResult.failure(decided.failure().orElseThrow());
+        }
+        return workflows.recover(id);
+    }
+
+    /**
+     * Resumes workflow {@code id} (which this instance owns, after {@link #takeOverWorkflow} or a
+     * restart's takeover): its remaining steps are submitted as a new plan of the same run and the
+     * human is asked once through {@code channel}'s {@code requestWorkflow} — fresh run-scoped consent,
+     * exactly as {@link #approveWorkflow}; nothing from before the restart is consent now. Refused with
+     * {@code WORKFLOW_STEP_UNKNOWN} while a step's effect is unknown, {@code WORKSPACE_UNAVAILABLE}
+     * when the workspace is gone or another directory.
+     */
+    public ConsentResult<PlanSnapshot> resumeWorkflow(WorkflowId id, ApprovalChannel channel) {
+        return plans.resume(Objects.requireNonNull(id, "id"), Objects.requireNonNull(channel, "channel"), trail());
+    }
+
+    /**
+     * Retention cleanup: removes the workflows that ended more than {@code retention} ago — only
+     * ended ones — and records each removal in the audit log ({@code WORKFLOW PURGE}). When the log
+     * cannot record, nothing is removed.
+     */
+    public WorkflowResult<RetentionReport> purgeWorkflows(Duration retention) {
+        Objects.requireNonNull(retention, "retention");
+        Optional<Diagnostic> cannotRecord = trail().unavailable();
+        if (cannotRecord.isPresent()) {
+            return WorkflowResult.failure(cannotRecord.get());
+        }
+        // Opened before removal, so the record can name the run.
+        Map<WorkflowId, RunId> runs = new HashMap<>();
+        WorkflowResult<List<StoredWorkflow>> all = workflows.list();
+        if (!all.isSuccess()) {
+            return WorkflowResult.failure(all.failure().orElseThrow());
+        }
+        for (StoredWorkflow w : all.value().orElseThrow()) {
+            if (w.ended()) {
+                workflows
+                        .recover(w.id())
+                        .value()
+                        .ifPresent(r -> runs.put(w.id(), r.definition().run()));
+            }
+        }
+        WorkflowResult<RetentionReport> report = workflows.purge(retention);
+        for (StoredWorkflow removed :
+                report.value().map(RetentionReport::removed).orElse(List.of())) {
+            RunId run = runs.getOrDefault(removed.id(), RunId.of("unknown"));
+            append(() -> audit.recordWorkflowChange(new AuditEvent.WorkflowChanged(
+                    AuditEvent.WorkflowChanged.Action.PURGE,
+                    removed.id().toString(),
+                    run,
+                    "ended " + removed.endedAt().orElseThrow() + " records " + removed.records())));
+        }
+        return report;
+    }
+
+    private Optional<Diagnostic> recordWorkflow(AuditEvent.WorkflowChanged.Action action, Recovery r, String detail) {
+        String printable = detail.replaceAll("[^\\x20-\\x7e]", "?");
+        return append(() -> audit.recordWorkflowChange(new AuditEvent.WorkflowChanged(
+                action,
+                r.head().id().toString(),
+                r.definition().run(),
+                printable.length() > 200 ? printable.substring(0, 200) : printable)));
+    }
+
     /**
      * Resolves the unresolved executions of {@code run} (SPEC §12), as an audited operator action:
      *
@@ -412,12 +592,16 @@ public final class SkillGateAdmin implements AutoCloseable {
     }
 
     /**
-     * Cancels every workflow plan and releases the audit log's lock and files. Idempotent; afterwards
+     * Cancels every workflow plan (in memory: the durable workflows stay, to be resumed with fresh
+     * consent), closes the workflow journal and releases the audit log's lock and files. Idempotent; afterwards
      * nothing is trusted.
      */
     @Override
     public void close() {
         plans.close();
+        // Stops renewing leases; an unfinished durable workflow stays in the store, resumable after
+        // its owner is proven dead (a restart of this host, or another instance).
+        workflows.close();
         audit.close();
     }
 

@@ -556,6 +556,53 @@ public enum ErrorCode {
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */
     TRUST_REVOKED(ErrorGroup.AUDIT, "The scope's trust was revoked."),
+    // --- WORKFLOW ---
+    /** The workflow store holds no workflow with this id. */
+    WORKFLOW_NOT_FOUND(ErrorGroup.WORKFLOW, "The workflow store holds no workflow with this id."),
+    /** The workflow store could not be read or written durably; nothing was changed. */
+    WORKFLOW_STORE_IO(
+            ErrorGroup.WORKFLOW, "The workflow store could not be read or written durably; nothing was changed."),
+    /** A stored workflow record is damaged or out of order before the end of its file or table; it is refused, never repaired silently. */
+    WORKFLOW_STORE_CORRUPT(
+            ErrorGroup.WORKFLOW,
+            "A stored workflow record is damaged or out of order before the end of its file or table; it is refused, never repaired silently."),
+    /** A stored workflow record or database schema has a version this build does not know; it is refused, never guessed. */
+    WORKFLOW_SCHEMA_UNKNOWN(
+            ErrorGroup.WORKFLOW,
+            "A stored workflow record or database schema has a version this build does not know; it is refused, never guessed."),
+    /** A workflow record failed authentication (its ciphertext, header, id, version or owner changed); no part of it is used. */
+    WORKFLOW_RECORD_TAMPERED(
+            ErrorGroup.WORKFLOW,
+            "A workflow record failed authentication (its ciphertext, header, id, version or owner changed); no part of it is used."),
+    /** A workflow record was sealed under a key the key provider does not hold (a wrong key); no part of it is used. */
+    WORKFLOW_KEY_MISMATCH(
+            ErrorGroup.WORKFLOW,
+            "A workflow record was sealed under a key the key provider does not hold (a wrong key); no part of it is used."),
+    /** The key provider cannot supply a key (missing or unsafe key file, provider failure); nothing is sealed or opened. */
+    WORKFLOW_KEY_UNAVAILABLE(
+            ErrorGroup.WORKFLOW,
+            "The key provider cannot supply a key (missing or unsafe key file, provider failure); nothing is sealed or opened."),
+    /** A write carried a stale fencing token: another owner took the workflow over; the write was rejected. */
+    WORKFLOW_FENCED(
+            ErrorGroup.WORKFLOW,
+            "A write carried a stale fencing token: another owner took the workflow over; the write was rejected."),
+    /** A takeover was refused: the owner's lease is live or its process is not proven dead. */
+    WORKFLOW_OWNER_ALIVE(
+            ErrorGroup.WORKFLOW,
+            "A takeover was refused: the owner's lease is live or its process is not proven dead."),
+    /** The workflow already holds the most records it may retain; nothing was appended. */
+    WORKFLOW_RECORD_LIMIT(
+            ErrorGroup.WORKFLOW, "The workflow already holds the most records it may retain; nothing was appended."),
+    /** A step's effect is unknown (an interrupted write or unproven cleanup); an explicit operator decision is needed, it is never replayed. */
+    WORKFLOW_STEP_UNKNOWN(
+            ErrorGroup.WORKFLOW,
+            "A step's effect is unknown (an interrupted write or unproven cleanup); an explicit operator decision is needed, it is never replayed."),
+    /** The workflow has ended; nothing more is appended to it. */
+    WORKFLOW_TERMINAL(ErrorGroup.WORKFLOW, "The workflow has ended; nothing more is appended to it."),
+    /** The request does not fit the workflow (no such step, a step already settled, a decision for a known step). */
+    WORKFLOW_INVALID(
+            ErrorGroup.WORKFLOW,
+            "The request does not fit the workflow (no such step, a step already settled, a decision for a known step)."),
     // --- CLI ---
     /** The command line is malformed. */
     USAGE(ErrorGroup.CLI, "The command line is malformed.");

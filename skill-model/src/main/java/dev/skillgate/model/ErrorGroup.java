@@ -47,6 +47,8 @@ public enum ErrorGroup {
     SUPERVISION,
     /** The trust audit log and trust store (SPEC §9). */
     AUDIT,
+    /** The durable workflow store: records, envelope encryption, ownership and recovery (SPEC §20). */
+    WORKFLOW,
     /** Command-line usage (SPEC §13). */
     CLI
 }

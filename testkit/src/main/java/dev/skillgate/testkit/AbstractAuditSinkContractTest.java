@@ -109,7 +109,7 @@ public abstract class AbstractAuditSinkContractTest {
                     .isEqualTo(AuditState.OK);
             committed = log.records(0, 1000);
         }
-        assertThat(committed).hasSize(3 * 8);
+        assertThat(committed).hasSize(3 * 9);
         Optional<List<ExportedRecord>> out = exported(sink);
         Assumptions.assumeTrue(out.isPresent(), "the sink's destination cannot be read back");
         assertThat(out.get()).extracting(ExportedRecord::record).containsExactlyElementsOf(committed);
@@ -182,6 +182,11 @@ public abstract class AbstractAuditSinkContractTest {
                 RunId.of("run-" + n), AgentId.of("agent-" + n), digest("ws " + n), digest("plan " + n), 2)));
         results.add(log.recordPlanStep(new AuditEvent.PlanStepConsumed(
                 RunId.of("run-" + n), AgentId.of("agent-" + n), revision(n), digest("b" + n), digest("plan " + n), 0)));
+        results.add(log.recordWorkflowChange(new AuditEvent.WorkflowChanged(
+                AuditEvent.WorkflowChanged.Action.TAKEOVER,
+                "0b3f6a2e-8c1d-4e5f-9a7b-1c2d3e4f5a6" + n,
+                RunId.of("run-" + n),
+                "token 2 to tck@host")));
         assertThat(results)
                 .allSatisfy(r -> assertThat(r.isCommitted()).as(r.toString()).isTrue());
     }

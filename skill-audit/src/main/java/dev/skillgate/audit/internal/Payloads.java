@@ -37,6 +37,7 @@ final class Payloads {
     private static final Set<String> POLICY_KEYS = Set.of("v", "recordedAt", "mode", "policy");
     private static final Set<String> SETTLE_KEYS =
             Set.of("v", "recordedAt", "run", "agent", "revision", "authority", "status", "cleanup", "layer", "early");
+    private static final Set<String> WORKFLOW_KEYS = Set.of("v", "recordedAt", "action", "workflow", "run", "detail");
     private static final Set<String> PLAN_KEYS =
             Set.of("v", "recordedAt", "run", "agent", "workspace", "plan", "steps");
     private static final Set<String> STEP_KEYS =
@@ -89,6 +90,9 @@ final class Payloads {
         }
         if (event instanceof AuditEvent.PlanStepConsumed) {
             return RecordType.PLAN_STEP;
+        }
+        if (event instanceof AuditEvent.WorkflowChanged) {
+            return RecordType.WORKFLOW;
         }
         throw new IllegalArgumentException("unknown event type");
     }
@@ -150,6 +154,11 @@ final class Payloads {
             m.put("binding", ps.binding().toString());
             m.put("plan", ps.plan().toString());
             m.put("step", (long) ps.step());
+        } else if (event instanceof AuditEvent.WorkflowChanged wc) {
+            m.put("action", wc.action().name());
+            m.put("workflow", wc.workflow());
+            m.put("run", wc.run().value());
+            m.put("detail", wc.detail());
         }
         try {
             byte[] bytes = CanonicalJson.write(m);
@@ -227,6 +236,20 @@ final class Payloads {
                             Sha256Digest.parse(Fields.string(m, "binding")),
                             Sha256Digest.parse(Fields.string(m, "plan")),
                             smallInt(m, "step"));
+                }
+                case WORKFLOW -> {
+                    Fields.exactKeys(m, WORKFLOW_KEYS, "payload");
+                    AuditEvent.WorkflowChanged.Action action;
+                    try {
+                        action = AuditEvent.WorkflowChanged.Action.valueOf(Fields.string(m, "action"));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidValueException(ErrorCode.AUDIT_CORRUPT, "unknown workflow action");
+                    }
+                    yield new AuditEvent.WorkflowChanged(
+                            action,
+                            Fields.string(m, "workflow"),
+                            RunId.of(Fields.string(m, "run")),
+                            Fields.string(m, "detail"));
                 }
             };
             ScopeKey scopeId = null;

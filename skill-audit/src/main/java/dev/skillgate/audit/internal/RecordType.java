@@ -21,7 +21,9 @@ enum RecordType {
     /** A workflow plan was approved for one run (informational; the plan lives in memory). */
     PLAN_APPROVE(8),
     /** A step of an approved workflow plan was used (informational; never grants trust). */
-    PLAN_STEP(9);
+    PLAN_STEP(9),
+    /** A durable workflow was taken over, had an unknown step decided, or was removed by retention (informational). */
+    WORKFLOW(10);
 
     final int code;
 

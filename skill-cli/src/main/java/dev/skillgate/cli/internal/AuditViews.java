@@ -226,6 +226,12 @@ final class AuditViews {
             m.put("binding", ps.binding().toString());
             m.put("plan", ps.plan().toString());
             m.put("step", ps.step());
+        } else if (e instanceof AuditEvent.WorkflowChanged wc) {
+            m.put("event", "workflow");
+            m.put("action", wc.action().name());
+            m.put("workflow", wc.workflow());
+            m.put("run", wc.run().value());
+            m.put("detail", wc.detail());
         }
         return m;
     }
@@ -267,6 +273,9 @@ final class AuditViews {
         } else if (e instanceof AuditEvent.PlanApproved pa) {
             what = "plan    run " + pa.run().value() + " agent " + pa.agent().value() + " " + pa.steps()
                     + " steps plan " + pa.plan() + " workspace " + pa.workspace();
+        } else if (e instanceof AuditEvent.WorkflowChanged wc) {
+            what = "workflow " + wc.action() + " " + wc.workflow() + " run "
+                    + wc.run().value() + " " + Args.printable(wc.detail());
         } else {
             AuditEvent.PlanStepConsumed ps = (AuditEvent.PlanStepConsumed) e;
             what = "step    run " + ps.run().value() + " agent " + ps.agent().value() + " step " + ps.step()

@@ -6,6 +6,8 @@ import dev.skillgate.consent.PolicySettings;
 import dev.skillgate.consent.internal.FilePolicyStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Persists the execution policy (SPEC §8). Platform teams may supply their own; the default is a
@@ -25,6 +27,30 @@ public interface PolicyStore {
 
     /** Atomically replaces the stored policy; on an exception the old policy is still in force. */
     void replace(PolicySettings settings) throws IOException;
+
+    /**
+     * Reads the stored policy, lets {@code change} compute the next one from exactly what was read,
+     * and stores it, as one atomic step: no other {@code update} of this store can read or write in
+     * between. {@link PolicyAdmin#save} mints receipts inside it, so two admins saving the same new
+     * scope at once mint one receipt, not two — the second sees the first's receipt and keeps it.
+     *
+     * <p>The default serialises updates through this store instance only ({@code load} then
+     * {@code replace} under its monitor): enough for one process. A store shared by several
+     * processes or machines must override it with a real transaction (the PostgreSQL store holds a
+     * row lock from the read to the commit). {@code change} may be called more than once if the
+     * store retries; it must not have side effects beyond its result. When it returns empty, nothing
+     * is written.
+     *
+     * @throws IOException when the new policy could not be stored; the old one is then still in force
+     */
+    default void update(Function<PolicyLoad, Optional<PolicySettings>> change) throws IOException {
+        synchronized (this) {
+            Optional<PolicySettings> next = change.apply(load());
+            if (next.isPresent()) {
+                replace(next.get());
+            }
+        }
+    }
 
     /**
      * The default store: {@code directory/policy.json}, directory 0700 and file 0600 where POSIX

@@ -368,6 +368,14 @@ public final class EngineCore {
                 }
                 authorization = use.grant();
                 e.authorised(AuditEvent.Settled.Authority.WORKFLOW_STEP);
+                // The durable workflow learns the exact input before anything starts; a store that cannot
+                // write it, or an owner that was fenced off by a takeover, stops the launch (decision 0684).
+                Optional<Diagnostic> notDurable = config.plans().stepStarting(use, invocation.bytes());
+                if (notDurable.isPresent()) {
+                    refuse(e, List.of(notDurable.get()));
+                    return;
+                }
+                e.workflowStep(use);
             }
             default -> {
                 refuse(e, check.failures());
@@ -786,7 +794,7 @@ public final class EngineCore {
 
     /** Ends a run: its outstanding proposals and its workflow plan are cancelled and its ledger forgotten. */
     public void endRun(RunId run) {
-        config.plans().endRun(run);
+        config.plans().endRunAndWorkflow(run);
         ConsentLedger ledger;
         synchronized (ledgers) {
             ledger = ledgers.remove(run);
@@ -865,6 +873,14 @@ public final class EngineCore {
                             ExecutionEvent.Kind.SETTLEMENT_UNRECORDED,
                             List.of(problem.get().code()),
                             Optional.empty());
+                }
+            }
+            Optional<WorkflowPlans.StepUse> step = e.workflowStep();
+            if (step.isPresent()) {
+                try {
+                    config.plans().stepSettled(step.get(), env);
+                } catch (RuntimeException ex) {
+                    // not recorded: recovery shows the step's effect as unknown
                 }
             }
         } finally {

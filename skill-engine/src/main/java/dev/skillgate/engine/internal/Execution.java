@@ -129,6 +129,18 @@ public final class Execution {
         revision = Optional.of(r);
     }
 
+    private WorkflowPlans.StepUse workflowStep; // guarded by this
+
+    /** The durable workflow step this execution advances (set once its start was recorded). */
+    synchronized void workflowStep(WorkflowPlans.StepUse use) {
+        this.workflowStep = use;
+    }
+
+    /** The durable workflow step this execution advances, if any. */
+    synchronized Optional<WorkflowPlans.StepUse> workflowStep() {
+        return Optional.ofNullable(workflowStep);
+    }
+
     /**
      * Marks the launch authorised (and its authorisation recorded where it has a record of its own):
      * from now on, however the execution ends, its settlement is recorded in the audit log.

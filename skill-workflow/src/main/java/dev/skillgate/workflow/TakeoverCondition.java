@@ -1,0 +1,12 @@
+package dev.skillgate.workflow;
+
+/** What a takeover relies on; the store checks the condition and the fencing token in one atomic step. */
+public enum TakeoverCondition {
+    /** The owner's lease has ended by the store's clock (a remote owner). The store checks the expiry itself. */
+    LEASE_EXPIRED,
+    /**
+     * The caller proved the owner's process dead on this host (pid gone or reused by another start
+     * time). The store checks only that the fencing token is still the one the proof was made for.
+     */
+    OWNER_PROVEN_DEAD
+}
