@@ -11,6 +11,7 @@ import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Text;
+import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.ExecutionHandle;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.NodeRunRequest;
@@ -125,8 +126,11 @@ public final class RunExecution implements ExecutionHandle {
         }
         SupervisorCapabilities caps = supervisor.capabilities();
         if (!caps.available()) {
-            return refused(
-                    ErrorCode.SUPERVISOR_UNAVAILABLE, "the supervisor cannot run here: " + Text.excerpt(caps.detail()));
+            // A tampered helper is named as such, never as a supervisor that is merely missing.
+            ErrorCode code = caps.detail().startsWith(ErrorCode.SUPERVISOR_TAMPERED.name() + ":")
+                    ? ErrorCode.SUPERVISOR_TAMPERED
+                    : ErrorCode.SUPERVISOR_UNAVAILABLE;
+            return refused(code, "the supervisor cannot run here: " + Text.excerpt(caps.detail()));
         }
         if (!caps.provesCleanup() && !acceptUnproven) {
             return refused(
@@ -155,12 +159,26 @@ public final class RunExecution implements ExecutionHandle {
         } catch (IOException e) {
             return refused(ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace cannot be resolved");
         }
+        // The launch is bound to the workspace's identity, not its path: consent's when the caller passed
+        // it, else the directory resolved here. The supervisor checks it where it changes into it.
+        Optional<DirectoryIdentity> resolved = DirectoryIdentity.of(cwd);
+        if (request.workspaceIdentity().isPresent()
+                && !request.workspaceIdentity().equals(resolved)) {
+            return refused(ErrorCode.WORKSPACE_CHANGED, "the workspace is no longer the directory that was approved");
+        }
+        Optional<DirectoryIdentity> workspaceIdentity =
+                request.workspaceIdentity().or(() -> resolved);
 
         NodeRuntime.Verification verification = runtime.verify();
         if (verification instanceof NodeRuntime.Refused r) {
             return refusedWith(List.of(r.reason()), Optional.empty());
         }
         NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
+        if (!ModuleGuard.supports(verified.major(), verified.minor())) {
+            return refused(
+                    ErrorCode.RUNTIME_UNAVAILABLE,
+                    "Node " + verified.version() + " cannot confine module loading; Node 20.6 or newer is required");
+        }
         if (cancelled) {
             return refused(ErrorCode.EXEC_ABORTED, "the run was aborted before staging");
         }
@@ -183,8 +201,25 @@ public final class RunExecution implements ExecutionHandle {
         // The staged files are re-hashed once, in the ownership recorder right before the child starts
         // (decision 0333): a check here as well would only repeat it a few milliseconds earlier.
 
-        List<String> args = new ArrayList<>(NodeFlags.forVersion(verified.major(), verified.minor()));
-        args.add(staged.staged(request.manifest().entrypoint()).toString());
+        // The module guard (decision 0510): its table is the approved capture's digests, taken from the
+        // request's bytes, and its root the staged bundle's real path, so that Node's own real paths match it.
+        String entryArgument = staged.staged(request.manifest().entrypoint()).toString();
+        String guardUrl;
+        try {
+            guardUrl = ModuleGuard.url(
+                    staged.bundle().toRealPath().toString(),
+                    entryArgument,
+                    request.manifest().entrypoint(),
+                    files);
+        } catch (IOException | IllegalArgumentException e) {
+            return refusedAfterStaging(
+                    staged,
+                    ErrorCode.STAGING_FAILED,
+                    "the module guard could not be prepared: " + e.getClass().getSimpleName());
+        }
+        List<String> args =
+                new ArrayList<>(NodeFlags.forVersion(verified.major(), verified.minor(), Optional.of(guardUrl)));
+        args.add(entryArgument);
         OwnershipRecorder recorder = identity -> recordOwnership(staged, identity, files.size());
         LaunchSpec spec = new LaunchSpec(
                 request.runId(),
@@ -192,6 +227,7 @@ public final class RunExecution implements ExecutionHandle {
                 runtime.identity().binaryDigest(),
                 args,
                 cwd,
+                workspaceIdentity,
                 ChildEnvironment.forRun(staged.home(), staged.tmp()),
                 request.invocation(),
                 request.manifest().maxOutputBytes().bytes(),

@@ -3,6 +3,7 @@ package dev.skillgate.runner.linux.internal;
 import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.OwnershipRecorder;
 import dev.skillgate.runner.ResourceCeilings;
@@ -44,6 +45,7 @@ final class TestRun {
     Duration grace = Duration.ofMillis(500);
     Duration killDeadline = Duration.ofSeconds(5);
     ResourceCeilings ceilings = ResourceCeilings.NONE;
+    Optional<DirectoryIdentity> dirIdentity = Optional.empty();
     OwnershipRecorder recorder;
     FsyncRecorder fsyncRecorder;
 
@@ -82,6 +84,7 @@ final class TestRun {
                 digest,
                 arguments,
                 dir,
+                dirIdentity,
                 environment,
                 stdin,
                 stdoutLimit,
