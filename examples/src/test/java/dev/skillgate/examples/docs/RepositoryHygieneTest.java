@@ -188,6 +188,24 @@ class RepositoryHygieneTest {
         assertThat(Checkout.poms()).hasSizeGreaterThanOrEqualTo(14);
     }
 
+    @Test
+    void theNodePropertyIsReadInOnePlaceOnly() throws Exception {
+        List<String> readers = new ArrayList<>();
+        try (java.util.stream.Stream<Path> all = Files.walk(Checkout.ROOT)) {
+            for (Path source : all.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> !Checkout.ROOT.relativize(p).toString().contains("target/"))
+                    .toList()) {
+                if (Files.readString(source, StandardCharsets.UTF_8).contains("getProperty(\"skillgate.test.node\"")) {
+                    readers.add(Checkout.ROOT.relativize(source).toString());
+                }
+            }
+        }
+        assertThat(readers)
+                .as(
+                        "read skillgate.test.node only through TestNodeBinary, which falls back to PATH, never to a fixed path")
+                .isEmpty();
+    }
+
     /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
     static Set<String> anchors(String markdown) {
         return markdown.lines()
