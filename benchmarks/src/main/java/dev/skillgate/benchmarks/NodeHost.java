@@ -1,6 +1,7 @@
 package dev.skillgate.benchmarks;
 
 import dev.skillgate.benchmarks.corpus.Bundles;
+import dev.skillgate.fixtures.TestNodeBinary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,13 +11,14 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The host facts the process harnesses share: the system {@code node} (an absolute path, never a
- * {@code PATH} lookup), its exact version for pinning, and removal of harness trees that contain the
+ * The host facts the process harnesses share: the {@code node} the README names (the
+ * {@code skillgate.test.node} property, else {@code PATH}; found once, then pinned by its real path),
+ * its exact version for pinning, and removal of harness trees that contain the
  * runner's read-only staging directories.
  */
 public final class NodeHost {
     /** The Node binary every harness pins and the bare baseline starts. */
-    public static final Path NODE = Path.of("/usr/bin/node");
+    public static final Path NODE = TestNodeBinary.require();
 
     private NodeHost() {}
 

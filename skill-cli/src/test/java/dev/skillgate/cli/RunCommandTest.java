@@ -2,6 +2,7 @@ package dev.skillgate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import java.io.ByteArrayInputStream;
@@ -34,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @EnabledOnOs(OS.LINUX)
 class RunCommandTest {
-    private static final String NODE = System.getProperty("skillgate.test.node", "/usr/bin/node");
+    private static final String NODE = TestNodeBinary.require().toString();
     private static final String MARKER =
             "sgcli-" + java.util.UUID.randomUUID().toString().substring(0, 12);
     private static final String WRITER = """

@@ -2,6 +2,7 @@ package dev.skillgate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @EnabledOnOs(OS.LINUX)
 class SupervisorTamperCommandTest {
-    private static final String NODE = System.getProperty("skillgate.test.node", "/usr/bin/node");
+    private static final String NODE = TestNodeBinary.require().toString();
 
     @TempDir
     Path tmp;

@@ -3,7 +3,7 @@ package dev.skillgate.consent;
 /**
  * The host-granted right to launch skill scripts, checked by {@link LaunchGates} at every launch.
  *
- * <p>Minted only by {@link PolicyAdmin#grantExecuteCapability()} and valid only with the admin that
+ * <p>Minted only by {@link PolicyAdmin#grantExecuteCapability(String)} and valid only with the admin that
  * minted it, until {@link PolicyAdmin#revokeExecuteCapability} is called. It has no public
  * constructor, no value equality and no serialised form, so agent code cannot forge or reconstruct
  * one; a host decides which agent integration receives it. Holding it is one gate among three: it

@@ -1,5 +1,6 @@
 package dev.skillgate.engine;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.runner.NodeRuntime;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +23,7 @@ final class Support {
     private Support() {}
 
     static Path node() {
-        return Path.of(System.getProperty("skillgate.test.node", "/usr/bin/node"));
+        return TestNodeBinary.require();
     }
 
     static String nodeVersion() {

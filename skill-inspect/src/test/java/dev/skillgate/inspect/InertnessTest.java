@@ -1,8 +1,8 @@
 package dev.skillgate.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.PortablePath;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -111,8 +111,7 @@ class InertnessTest {
 
     @Test
     void controlTheScriptReallyWouldCreateTheMarker(@TempDir Path root) throws Exception {
-        Path node = Path.of("/usr/bin/node");
-        assumeTrue(Files.isExecutable(node), "node is needed for the control run");
+        Path node = TestNodeBinary.require();
         Path dir = writeBundle(root);
         ProcessBuilder pb = new ProcessBuilder(
                 node.toString(), dir.resolve("scripts/mark.mjs").toString());

@@ -1,5 +1,6 @@
 package dev.skillgate.runner;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionManifest;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +23,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class TestSupport {
     private TestSupport() {}
 
-    /** The real node binary, never resolved through PATH. */
+    /** The real node binary: found once as the README says (the property, else PATH), then pinned. */
     public static Path node() {
-        return Paths.get(System.getProperty("skillgate.test.node", "/usr/bin/node"));
+        return TestNodeBinary.require();
     }
 
     /** The version the real node prints. */

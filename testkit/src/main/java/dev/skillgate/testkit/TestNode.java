@@ -1,39 +1,33 @@
 package dev.skillgate.testkit;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.runner.NodeRuntime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds the Node binary for tests and pins it — never through a {@code PATH} lookup.
+ * Finds the Node binary for tests, the way the README says, and pins it.
  *
  * <p>The binary is the system property {@value #PROPERTY} when set (an absolute path), else the first
- * of {@code /usr/bin/node} and {@code /usr/local/bin/node} that exists. Its version is asked once,
- * with an empty environment, and pinned. For tests only: a production host pins a known version and
- * ideally the binary's digest.
+ * executable {@code node} in a {@code PATH} directory (what {@code command -v node} finds), taken by
+ * its real path; a property that names no usable binary is never replaced by the {@code PATH} one.
+ * The lookup happens once, at test set-up; from then on the absolute path is pinned, exactly as a
+ * host pins it. Its version is asked once, with an empty environment. For tests only: a production
+ * host pins a known binary and version, and ideally the binary's digest. See {@link TestNodeBinary}.
  */
 public final class TestNode {
     /** The system property naming the Node binary for tests. */
-    public static final String PROPERTY = "skillgate.test.node";
-
-    private static final List<String> CANDIDATES = List.of("/usr/bin/node", "/usr/local/bin/node");
+    public static final String PROPERTY = TestNodeBinary.PROPERTY;
 
     private TestNode() {}
 
     /** The binary, when one is configured or found. */
     public static Optional<Path> binary() {
-        String configured = System.getProperty(PROPERTY);
-        if (configured != null && !configured.isEmpty()) {
-            Path p = Path.of(configured);
-            return p.isAbsolute() && Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
-        }
-        return CANDIDATES.stream().map(Path::of).filter(Files::isRegularFile).findFirst();
+        return TestNodeBinary.find();
     }
 
     /** Whether a usable Node binary is available (for {@code assumeTrue}). */
@@ -43,8 +37,7 @@ public final class TestNode {
 
     /** The binary pinned at the version it reports; {@link IllegalStateException} when there is none. */
     public static NodeRuntime runtime() {
-        Path node = binary().orElseThrow(() ->
-                new IllegalStateException("no Node binary: set -D" + PROPERTY + "=/absolute/path/to/node"));
+        Path node = TestNodeBinary.require();
         String v =
                 version(node).orElseThrow(() -> new IllegalStateException("the Node binary did not answer --version"));
         return NodeRuntime.pinned(node, v);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The testkit's own sink meets the contract it ships. */
+// snippet:begin audit-sink-contract (docs/testkit.md)
 class InMemoryAuditSinkContractTest extends AbstractAuditSinkContractTest {
     @Override
     protected AuditSink createSink() {
@@ -17,3 +18,4 @@ class InMemoryAuditSinkContractTest extends AbstractAuditSinkContractTest {
         return Optional.of(((InMemoryAuditSink) sink).received());
     }
 }
+// snippet:end audit-sink-contract

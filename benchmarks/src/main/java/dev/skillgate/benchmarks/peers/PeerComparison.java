@@ -1,6 +1,7 @@
 package dev.skillgate.benchmarks.peers;
 
 import dev.skillgate.benchmarks.Machine;
+import dev.skillgate.benchmarks.NodeHost;
 import dev.skillgate.benchmarks.Proc;
 import dev.skillgate.benchmarks.Stats;
 import dev.skillgate.benchmarks.corpus.Bundles;
@@ -66,7 +67,7 @@ public final class PeerComparison {
 
     private final Path home;
     private final Path peers;
-    private final Path node = Path.of("/usr/bin/node");
+    private final Path node = NodeHost.NODE;
     private final Path npm = Path.of("/usr/bin/npm");
     private final int passes;
     private final double seconds;

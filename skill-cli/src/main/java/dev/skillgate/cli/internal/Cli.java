@@ -63,7 +63,7 @@ public final class Cli {
         }
         String first = args.get(0);
         if (first.equals("--version") || first.equals("version")) {
-            out.println("skillgate " + version());
+            out.println("skillgate " + version() + " (commit " + commit() + ")");
             return ExitCode.OK;
         }
         if (first.equals("--help") || first.equals("-h") || first.equals("help")) {
@@ -120,6 +120,18 @@ public final class Cli {
 
     /** The version this build was made from. */
     public static String version() {
+        return buildProperty("version");
+    }
+
+    /**
+     * The commit this build was made from: 12 hex digits of {@code git describe}, with {@code -dirty}
+     * when tracked files differed from it; {@code unknown} when built outside a git checkout.
+     */
+    public static String commit() {
+        return buildProperty("commit");
+    }
+
+    private static String buildProperty(String key) {
         Properties props = new Properties();
         try (InputStream in = Cli.class.getResourceAsStream("/dev/skillgate/cli/version.properties")) {
             if (in != null) {
@@ -128,6 +140,7 @@ public final class Cli {
         } catch (IOException e) {
             return "unknown";
         }
-        return props.getProperty("version", "unknown");
+        String value = props.getProperty(key, "unknown");
+        return value.isEmpty() || value.startsWith("${") ? "unknown" : value;
     }
 }

@@ -3,6 +3,7 @@ package dev.skillgate.runner.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.RunId;
@@ -76,7 +77,7 @@ class LinuxSubreaperSupervisorTest {
         Path script = Files.writeString(work.resolve("entry.mjs"), "process.stdout.write(JSON.stringify({ok: 1}))");
         LaunchSpec spec = new LaunchSpec(
                 RunId.random(),
-                Path.of("/usr/bin/node"),
+                TestNodeBinary.require(),
                 Optional.empty(),
                 List.of(script.toString()),
                 work,
@@ -119,7 +120,7 @@ class LinuxSubreaperSupervisorTest {
         assertThat(sv.capabilities().available()).isFalse();
         LaunchSpec spec = new LaunchSpec(
                 RunId.random(),
-                Path.of("/usr/bin/node"),
+                TestNodeBinary.require(),
                 Optional.empty(),
                 List.of(),
                 work,

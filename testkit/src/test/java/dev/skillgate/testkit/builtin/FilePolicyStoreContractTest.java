@@ -19,6 +19,7 @@ import java.util.Optional;
  * temporary file was created, so the fault lands in the middle of a save. (Permissions cannot be
  * used: these tests may run as root, for whom a read-only directory is writable.)
  */
+// snippet:begin policy-store-contract (docs/testkit.md)
 class FilePolicyStoreContractTest extends AbstractPolicyStoreContractTest {
     @Override
     protected PolicyStore openStore(Path location) {
@@ -43,3 +44,4 @@ class FilePolicyStoreContractTest extends AbstractPolicyStoreContractTest {
         return Optional.of(Thread::interrupted);
     }
 }
+// snippet:end policy-store-contract

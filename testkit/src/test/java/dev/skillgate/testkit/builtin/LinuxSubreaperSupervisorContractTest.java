@@ -8,6 +8,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** The supervisor TCK against the built-in Linux subreaper supervisor, which claims and must deliver proof. */
+// snippet:begin supervisor-contract (docs/testkit.md)
 @EnabledOnOs(OS.LINUX)
 class LinuxSubreaperSupervisorContractTest extends AbstractProcessSupervisorContractTest {
     @Override
@@ -23,3 +24,4 @@ class LinuxSubreaperSupervisorContractTest extends AbstractProcessSupervisorCont
         return true;
     }
 }
+// snippet:end supervisor-contract

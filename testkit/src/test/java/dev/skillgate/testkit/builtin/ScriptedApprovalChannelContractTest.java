@@ -5,6 +5,7 @@ import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.testkit.contract.AbstractApprovalChannelContractTest;
 
 /** The approval-channel TCK against the scripted channel the testkit uses (in its holding mode). */
+// snippet:begin approval-channel-contract (docs/testkit.md)
 class ScriptedApprovalChannelContractTest extends AbstractApprovalChannelContractTest {
     @Override
     protected HumanAtTheChannel openChannel() {
@@ -32,3 +33,4 @@ class ScriptedApprovalChannelContractTest extends AbstractApprovalChannelContrac
         };
     }
 }
+// snippet:end approval-channel-contract

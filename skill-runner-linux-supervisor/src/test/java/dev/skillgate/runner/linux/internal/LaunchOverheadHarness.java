@@ -1,5 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.runner.LaunchSpec;
@@ -33,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 public final class LaunchOverheadHarness {
     private LaunchOverheadHarness() {}
 
-    static final Path NODE = Path.of("/usr/bin/node");
+    static final Path NODE = TestNodeBinary.require();
     static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin", "LANG", "C.UTF-8");
     static final List<Long> INSIDE = new ArrayList<>();
     static final List<Long> OUTSIDE = new ArrayList<>();

@@ -116,7 +116,8 @@ class RequestDefenceTest {
                     .append(e.getValue())
                     .append('"');
         }
-        assertThat(out).startsWith("{\"env\":{" + env + "},\"cwd\":\"" + t.dir + "\",\"execPath\":\"/usr/bin/node\"");
+        assertThat(out)
+                .startsWith("{\"env\":{" + env + "},\"cwd\":\"" + t.dir + "\",\"execPath\":\"" + TestRun.NODE + "\"");
         assertThat(out)
                 .endsWith(
                         "\"argv\":[\"" + t.arguments.get(0) + "\",\"--sg-tag=" + t.tag + "\",\"a b\",\"\",\"--x=1\"]}");

@@ -1,5 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.runner.DirectoryIdentity;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeoutException;
  * so {@link ProcScan} finds every process of the run. Mutable builder fields with test defaults.
  */
 final class TestRun {
-    static final Path NODE = Path.of("/usr/bin/node");
+    static final Path NODE = TestNodeBinary.require();
 
     final String tag = UUID.randomUUID().toString();
     final Path dir;
