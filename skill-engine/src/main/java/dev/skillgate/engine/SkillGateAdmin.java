@@ -27,6 +27,7 @@ import dev.skillgate.engine.internal.WorkflowPlans;
 import dev.skillgate.engine.internal.Workspaces;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.OutputLimit;
@@ -143,9 +144,15 @@ public final class SkillGateAdmin implements AutoCloseable {
      * Saves a policy: receipts for new trusted-revision scopes are minted here, removed scopes are
      * revoked (see {@code docs/consent.md}).
      *
-     * @return what changed, or why nothing did
+     * @return what changed, or why nothing did ({@code DATA_DIRECTORY_UNSAFE} when another user could
+     *     change the data directory)
      */
     public ConsentResult<PolicyChange> savePolicy(PolicyUpdate update) {
+        Optional<Diagnostic> unsafe = DirectoryPlacement.check(dataDirectory, "data directory");
+        if (unsafe.isPresent()) {
+            // Nothing is written where another user could change it (decision 0520).
+            return ConsentResult.failure(unsafe.get());
+        }
         ConsentResult<PolicyChange> result = policy.save(update);
         result.value().ifPresent(this::audit);
         return result;

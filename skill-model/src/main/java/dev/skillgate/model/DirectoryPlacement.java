@@ -249,11 +249,18 @@ public final class DirectoryPlacement {
             return Optional.empty();
         }
 
+        /**
+         * The refusal, located at {@code component}. The message names the directory first and then
+         * the component, unless that would not fit a diagnostic; then the component is only the location.
+         */
         private Optional<Diagnostic> refuse(Path component, String why) {
-            return Optional.of(Diagnostic.error(
-                    ErrorCode.DATA_DIRECTORY_UNSAFE,
-                    component.toString(),
-                    "the " + what + " " + directory + " can be changed by another user: " + component + " " + why));
+            String head = "the " + what + " " + directory + " can be changed by another user: ";
+            String named = head + component + " " + why;
+            String message = named.length() <= Diagnostic.MAX_MESSAGE_LENGTH
+                    ? named
+                    : head + (component.equals(directory) ? "it" : "a directory on its path (the location)") + " "
+                            + why;
+            return Optional.of(Diagnostic.error(ErrorCode.DATA_DIRECTORY_UNSAFE, component.toString(), message));
         }
 
         private static Stat stat(Path p) throws IOException {
