@@ -25,7 +25,8 @@ import java.util.Optional;
  * user. Below such a directory every component (links included) must be owned by this user. The
  * directory itself must be owned by this user and writable by nobody else. A component that does
  * not exist ends the walk: what the caller then creates there is created by this user, and must be
- * checked again once it exists.
+ * checked again once it exists. A component that is not a directory also ends the walk: nothing can
+ * be kept there, and the caller's use fails with its own code.
  *
  * <p>What it does not do: it does not stop this user's own processes (or root) from changing
  * anything — the check is about other users. It is a check by path, so it is repeated wherever a
@@ -202,7 +203,10 @@ public final class DirectoryPlacement {
         /** Judges one directory the walk passes through (or ends at) and pushes it. */
         private Optional<Diagnostic> enter(Path path, Stat st, Optional<Path> stickyAbove, boolean last) {
             if (!st.isDirectory()) {
-                return refuse(path, "is not a directory");
+                // Nothing can be kept below a file (or in place of the directory): the caller's own use
+                // fails, with its own code; that is not a question of who else can change it.
+                todo.clear();
+                return Optional.empty();
             }
             Optional<Diagnostic> owner = owner(path, st, stickyAbove, last);
             if (owner.isPresent()) {

@@ -136,9 +136,15 @@ class DirectoryPlacementTest {
     }
 
     @Test
-    void aPathThroughAFileIsRefused() throws IOException {
+    void aPathThroughAFileIsLeftToTheCallersOwnFailure() throws IOException {
+        // Nothing can be created below a file; that is an I/O failure of the caller, not a co-tenant.
         Path file = Files.writeString(base.resolve("file"), "x");
-        assertRefusedAt(file.resolve("data"), file, "is not a directory");
+        assertThat(check(file.resolve("data"))).isEmpty();
+        assertThat(check(file)).isEmpty();
+        // ... but a file below a directory others can write is still below that directory.
+        Path shared = mode(Files.createDirectory(base.resolve("shared")), 0777);
+        Path inShared = Files.writeString(shared.resolve("file"), "x");
+        assertRefusedAt(inShared.resolve("data"), shared, "is not a root-owned sticky directory");
     }
 
     @Test
