@@ -56,6 +56,11 @@ import java.util.Optional;
  * view) before every launch, so a change applies to every launch that has not started; nothing
  * reachable from a {@code SkillGate} leads back here. Changing policy grants no sandbox: a
  * consented script still runs with the host user's files and network.
+ *
+ * <p>The data directory must not be changeable by another user or group, nor any directory on its
+ * path ({@link dev.skillgate.model.DirectoryPlacement}, decision 0520): otherwise the admin opens
+ * without creating anything there, its audit log is disabled ({@code DATA_DIRECTORY_UNSAFE}: nothing
+ * trusted, nothing appended), its policy is blocked and {@link #savePolicy} refuses with that code.
  */
 public final class SkillGateAdmin implements AutoCloseable {
     private final Path dataDirectory;

@@ -202,6 +202,10 @@ class AuthorityAndPlacementTest extends LiveEngineTest {
                 ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
         List<ExecutionEvent> events = new CopyOnWriteArrayList<>();
         try (SkillGate gate = gate(unsafe, channel, events)) {
+            // Not even the supervisor helper is extracted there.
+            SupervisorSelection selection = gate.supervisor();
+            assertThat(selection.available()).isFalse();
+            assertThat(selection.problems()).extracting(d -> d.code()).containsExactly(ErrorCode.DATA_DIRECTORY_UNSAFE);
             ExecutionEnvelope env = gate.execute(writer("never.txt"));
             assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
             assertThat(env.errorCodes()).containsExactly(ErrorCode.DATA_DIRECTORY_UNSAFE);

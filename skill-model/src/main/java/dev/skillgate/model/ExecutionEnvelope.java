@@ -14,6 +14,8 @@ import java.util.Optional;
  *       no detached descendant, validated output present and no error-severity diagnostic (a
  *       warning such as {@code STAGING_RETAINED} may accompany a success);
  *   <li>every other status carries no output and at least one error;
+ *   <li>a retained staging directory is always accompanied by a {@code STAGING_RETAINED}
+ *       diagnostic, whatever the status;
  *   <li>a runtime digest is only reported together with a runtime version.
  *   <li>{@link ExecutionStatus#REFUSED} means nothing started: cleanup {@code NOT_STARTED};
  *   <li>cleanup {@link CleanupStatus#UNKNOWN} always means status {@link ExecutionStatus#CLEANUP_UNKNOWN}
@@ -87,6 +89,10 @@ public record ExecutionEnvelope(
         Objects.requireNonNull(cleanup, "cleanup");
         Objects.requireNonNull(hardening, "hardening");
         Objects.requireNonNull(runtimeSha256, "runtimeSha256");
+        if (cleanup.retainedStaging().isPresent()
+                && errors.stream().noneMatch(d -> d.code() == ErrorCode.STAGING_RETAINED)) {
+            throw new IllegalArgumentException("a retained staging directory is reported with STAGING_RETAINED");
+        }
         if (runtimeSha256.isPresent() && runtimeVersion.isEmpty()) {
             throw new IllegalArgumentException("a runtime digest is reported together with the runtime version");
         }

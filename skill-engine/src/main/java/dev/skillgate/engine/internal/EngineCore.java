@@ -177,8 +177,27 @@ public final class EngineCore {
         return Optional.empty();
     }
 
-    /** The supervisor selection report (made once, at first use). */
+    /**
+     * The supervisor selection report (made once, at first use). Over a data directory another user
+     * could change nothing is selected (the Linux supervisor would extract its helper there): the
+     * report names that problem, and the selection is made once the directory is safe.
+     */
     public SupervisorSelection supervisorSelection() {
+        synchronized (runnerLock) {
+            if (selection == null) {
+                Optional<Diagnostic> unsafe = unsafeDataDirectory();
+                if (unsafe.isPresent()) {
+                    return new SupervisorSelection(
+                            "none",
+                            false,
+                            false,
+                            HardeningLayer.NONE,
+                            false,
+                            List.of(unsafe.get()),
+                            "no supervisor is selected over a data directory another user could change");
+                }
+            }
+        }
         return choice().report();
     }
 
