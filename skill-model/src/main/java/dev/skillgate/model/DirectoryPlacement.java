@@ -117,6 +117,7 @@ public final class DirectoryPlacement {
         private final Deque<String> todo = new ArrayDeque<>();
         private final List<Step> stack = new ArrayList<>();
         private int links;
+        private boolean incomplete;
 
         Walk(Path directory, String what) {
             this.directory = directory;
@@ -150,6 +151,7 @@ public final class DirectoryPlacement {
                     st = stat(next);
                 } catch (NoSuchFileException e) {
                     // The rest does not exist yet: the caller creates it as this user and checks again.
+                    incomplete = true;
                     return Optional.empty();
                 } catch (IOException e) {
                     return refuse(next, "cannot be examined (" + e.getClass().getSimpleName() + ")");
@@ -187,6 +189,29 @@ public final class DirectoryPlacement {
                     return problem;
                 }
             }
+            return incomplete ? Optional.empty() : finalDirectory();
+        }
+
+        /**
+         * The directory the walk ended at must be this user's and writable by nobody else. Judged
+         * again here because a link target ending in {@code ..} can end the walk at a directory that
+         * was passed through as an ancestor ({@code link -> /tmp/x/..} is {@code /tmp}).
+         */
+        private Optional<Diagnostic> finalDirectory() {
+            Path top = stack.get(stack.size() - 1).path();
+            Stat st;
+            try {
+                st = stat(top);
+            } catch (IOException e) {
+                return refuse(top, "cannot be examined (" + e.getClass().getSimpleName() + ")");
+            }
+            if (CURRENT_UID.isPresent() && st.uid() != CURRENT_UID.get()) {
+                return refuse(
+                        top, "is owned by uid " + st.uid() + ", not by this user (uid " + CURRENT_UID.get() + ")");
+            }
+            if (st.writableByOthers()) {
+                return refuse(top, "is writable by group or others (mode " + st.octal() + ")");
+            }
             return Optional.empty();
         }
 
@@ -206,6 +231,7 @@ public final class DirectoryPlacement {
                 // Nothing can be kept below a file (or in place of the directory): the caller's own use
                 // fails, with its own code; that is not a question of who else can change it.
                 todo.clear();
+                incomplete = true;
                 return Optional.empty();
             }
             Optional<Diagnostic> owner = owner(path, st, stickyAbove, last);

@@ -184,6 +184,17 @@ class DirectoryPlacementTest {
     }
 
     @Test
+    void aLinkWhoseTargetClimbsBackToAnAncestorIsJudgedAsTheDirectoryItEndsAt() throws IOException {
+        // data -> /tmp/<base>/.. is /tmp itself: world-writable, not this user's data directory.
+        Path data =
+                Files.createSymbolicLink(base.resolve("data"), base.resolve("x").resolve(".."));
+        Files.createDirectory(base.resolve("x"));
+        Path link = Files.createSymbolicLink(base.resolve("tmp-itself"), Path.of(base.toString(), ".."));
+        assertRefusedAt(link, Path.of("/tmp"), "writable by group or others");
+        assertThat(check(data)).as("ends at base, which is private").isEmpty();
+    }
+
+    @Test
     void aLinkLoopIsRefused() throws IOException {
         Path a = base.resolve("a");
         Path b = base.resolve("b");
