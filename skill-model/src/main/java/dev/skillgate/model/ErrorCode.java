@@ -451,6 +451,10 @@ public enum ErrorCode {
             "A data or staging directory, or a directory on its path, can be changed by another user or group"
                     + " (OpenSSH StrictModes rule; only a root-owned sticky directory such as `/tmp` is allowed to"
                     + " be shared); nothing is kept or run there."),
+    /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
+    STAGED_MODULE_CHANGED(
+            ErrorGroup.STAGING,
+            "A staged module's bytes differed from the approved ones when Node loaded it; the run was ended."),
     // --- EXECUTION ---
     /** The skill has no usable execution manifest. */
     EXECUTION_UNAVAILABLE(ErrorGroup.EXECUTION, "The skill has no usable execution manifest."),
