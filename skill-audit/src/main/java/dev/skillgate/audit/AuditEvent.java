@@ -142,6 +142,8 @@ public sealed interface AuditEvent {
      * @param layer the supervisor hardening layer that applied
      * @param errors the envelope's error codes in order, distinct, at most {@link #MAX_ERRORS}
      * @param earlyDelivery whether the caller received an earlier outcome than this one
+     * @param runtimeSha256 the SHA-256 the runtime binary was verified against for this launch
+     *     (the envelope's {@code runtimeSha256}), when a digest was pinned and the launch got that far
      */
     record Settled(
             RunId run,
@@ -152,10 +154,25 @@ public sealed interface AuditEvent {
             CleanupStatus cleanup,
             HardeningLayer layer,
             List<ErrorCode> errors,
-            boolean earlyDelivery)
+            boolean earlyDelivery,
+            Optional<Sha256Digest> runtimeSha256)
             implements AuditEvent {
         /** Most error codes one record keeps. */
         public static final int MAX_ERRORS = 16;
+
+        /** A settlement without a runtime digest (none was pinned, or the launch did not get that far). */
+        public Settled(
+                RunId run,
+                AgentId agent,
+                Revision revision,
+                Authority authority,
+                ExecutionStatus status,
+                CleanupStatus cleanup,
+                HardeningLayer layer,
+                List<ErrorCode> errors,
+                boolean earlyDelivery) {
+            this(run, agent, revision, authority, status, cleanup, layer, errors, earlyDelivery, Optional.empty());
+        }
 
         /** What authorised the launch. */
         public enum Authority {
@@ -175,6 +192,7 @@ public sealed interface AuditEvent {
             Objects.requireNonNull(status, "status");
             Objects.requireNonNull(cleanup, "cleanup");
             Objects.requireNonNull(layer, "layer");
+            Objects.requireNonNull(runtimeSha256, "runtimeSha256");
             errors = List.copyOf(errors);
             if (errors.size() > MAX_ERRORS || new HashSet<>(errors).size() != errors.size()) {
                 throw new InvalidValueException(

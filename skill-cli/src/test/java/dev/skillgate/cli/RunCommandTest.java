@@ -125,12 +125,10 @@ class RunCommandTest {
         return Revision.compute(files);
     }
 
-    /** Every run gets a data directory carrying the class's marker, unless a test wants the default. */
-    private boolean defaultDataDir;
-
+    /** Every run gets a data directory carrying the class's marker (the default is tested in RunSecurityTest). */
     private int run(String stdin, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
-        if (!defaultDataDir && all.size() > 1 && all.get(0).equals("run") && !all.contains("--data-dir")) {
+        if (all.size() > 1 && all.get(0).equals("run") && !all.contains("--data-dir")) {
             all.add("--data-dir");
             all.add(data.toString());
         }
@@ -405,18 +403,5 @@ class RunCommandTest {
         assertThat(run("", "run", notSkill.toString(), "--node", NODE, "--input", "{}"))
                 .isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a loadable skill");
-    }
-
-    @Test
-    void theDefaultTemporaryDataDirectoryIsRemovedAfterAProvenRun() throws IOException {
-        defaultDataDir = true;
-        assertThat(run("yes\n", "run", hello.toString(), "--node", NODE, "--input", "{\"name\":\"T\"}"))
-                .isZero();
-        String line = stdout().lines()
-                .filter(l -> l.startsWith("data directory: "))
-                .findFirst()
-                .orElseThrow();
-        Path dir = Path.of(line.substring("data directory: ".length(), line.indexOf(" (temporary)")));
-        assertThat(dir).doesNotExist();
     }
 }

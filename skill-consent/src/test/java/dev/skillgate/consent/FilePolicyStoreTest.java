@@ -80,6 +80,32 @@ class FilePolicyStoreTest {
     }
 
     @Test
+    void aPolicyFileBelowADirectoryOthersCanWriteBlocksAndNothingIsWritten() throws IOException {
+        Path data = Files.createDirectory(tmp.resolve("data"));
+        Path dir = data.resolve("policy");
+        PolicyStore store = PolicyStore.privateFile(dir);
+        store.replace(sample());
+        assertThat(store.load().status()).isEqualTo(PolicyLoad.Status.FOUND);
+        // Once another user could rename the directory (and put a policy of their own in its place),
+        // the stored policy counts for nothing and nothing more is written there.
+        Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwxrwxrwx"));
+        PolicyLoad load = store.load();
+        assertThat(load.status()).isEqualTo(PolicyLoad.Status.UNUSABLE);
+        assertThat(load.problem().orElseThrow().code()).isEqualTo(ErrorCode.DATA_DIRECTORY_UNSAFE);
+        assertThat(load.problem().orElseThrow().message()).contains("policy directory " + dir);
+        assertThat(PolicySnapshot.of(load).mode()).isEqualTo(ExecutionPolicy.BLOCKED);
+        byte[] before = Files.readAllBytes(dir.resolve("policy.json"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.replace(PolicySettings.DEFAULT))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("DATA_DIRECTORY_UNSAFE");
+        assertThat(Files.readAllBytes(dir.resolve("policy.json"))).isEqualTo(before);
+        // A policy directory that others may write is refused the same way.
+        Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(store.load().problem().orElseThrow().code()).isEqualTo(ErrorCode.DATA_DIRECTORY_UNSAFE);
+    }
+
+    @Test
     void aLinkedDirectoryIsRefusedForWriting() throws IOException {
         Path real = Files.createDirectory(tmp.resolve("real"));
         Path link = Files.createSymbolicLink(tmp.resolve("link"), real);

@@ -20,9 +20,21 @@ import java.util.Optional;
  * @param codes the refusal or failure codes, for {@link Kind#REFUSED}, {@link Kind#DELIVERED},
  *     {@link Kind#SETTLED} and {@link Kind#SETTLEMENT_UNRECORDED}
  * @param progress the runner's own event, for {@link Kind#PROGRESS}
+ * @param authority what authorised the launch, for {@link Kind#AUTHORISED} (and only there)
  */
 public record ExecutionEvent(
-        RunId run, SkillName skill, Kind kind, List<ErrorCode> codes, Optional<ProgressEvent> progress) {
+        RunId run,
+        SkillName skill,
+        Kind kind,
+        List<ErrorCode> codes,
+        Optional<ProgressEvent> progress,
+        Optional<LaunchAuthority> authority) {
+
+    /** An event that carries no authority (every kind but {@link Kind#AUTHORISED}). */
+    public ExecutionEvent(
+            RunId run, SkillName skill, Kind kind, List<ErrorCode> codes, Optional<ProgressEvent> progress) {
+        this(run, skill, kind, codes, progress, Optional.empty());
+    }
 
     /** The steps an execution reports, in order; a refusal can come after any step before launch. */
     public enum Kind {
@@ -30,7 +42,10 @@ public record ExecutionEvent(
         CAPTURED,
         /** An approval request went to the approval channel. */
         APPROVAL_REQUESTED,
-        /** The launch is authorised (a consumed grant or a trusted-revision receipt). */
+        /**
+         * The launch is authorised: {@link ExecutionEvent#authority()} says how (the human was asked,
+         * a trusted-revision receipt, a workflow step). Before the re-checks: it may still be refused.
+         */
         AUTHORISED,
         /** Re-capture and the gates were checked again; the runner starts next. */
         LAUNCHING,
@@ -55,5 +70,9 @@ public record ExecutionEvent(
         Objects.requireNonNull(kind, "kind");
         codes = List.copyOf(codes);
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(authority, "authority");
+        if (authority.isPresent() != (kind == Kind.AUTHORISED)) {
+            throw new IllegalArgumentException("an authority is carried by exactly the AUTHORISED events");
+        }
     }
 }

@@ -19,6 +19,7 @@ import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.RunId;
@@ -365,7 +366,14 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
-        /** The private data directory (absolute): policy, audit log, staging, supervisor helper. Required. */
+        /**
+         * The private data directory (absolute): policy, audit log, staging, supervisor helper.
+         * Required. It and every directory on its path must not be changeable by another user or group
+         * ({@link dev.skillgate.model.DirectoryPlacement}, the OpenSSH StrictModes rule; a root-owned
+         * sticky directory such as {@code /tmp} is allowed on the path, with everything below it this
+         * user's); otherwise nothing is created there and every execution and activation is refused
+         * with {@code DATA_DIRECTORY_UNSAFE}.
+         */
         public Builder dataDirectory(Path dataDirectory) {
             this.dataDirectory = SkillGateAdmin.checkedDataDirectory(dataDirectory);
             return this;
@@ -412,8 +420,10 @@ public final class SkillGate implements AutoCloseable {
 
         /**
          * The admin the host keeps for its settings UI; the gate reads policy and safe mode through
-         * it. Without one the gate uses a private admin over the data directory's policy file,
-         * which nothing outside can change.
+         * it. Without one the gate uses a private admin over the data directory's policy file: no
+         * object reachable from the gate can change it, but it is a file, and any process of the host
+         * user (or root) can (no other user can: the data directory must pass {@link
+         * dev.skillgate.model.DirectoryPlacement}).
          */
         public Builder admin(SkillGateAdmin admin) {
             this.admin = Objects.requireNonNull(admin, "admin");
@@ -505,10 +515,15 @@ public final class SkillGate implements AutoCloseable {
             contractDialects.forEach(dialects::contractDialect);
             providedContractDialects(contractDialectProviders).forEach(dialects::contractDialect);
             Map<String, ContractDialect> dialectsByType = dialects.build().contractDialects();
-            try {
-                createPrivateDirectory(dataDirectory);
-            } catch (IOException e) {
-                throw new UncheckedIOException("the data directory cannot be created", e);
+            // A data directory another user could change is not created (and the audit log and policy
+            // store refuse it too): the gate builds, and every execution and activation is refused with
+            // DATA_DIRECTORY_UNSAFE naming the directory (decision 0520).
+            if (DirectoryPlacement.check(dataDirectory, "data directory").isEmpty()) {
+                try {
+                    createPrivateDirectory(dataDirectory);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("the data directory cannot be created", e);
+                }
             }
             boolean owns = admin == null;
             SkillGateAdmin effectiveAdmin = owns

@@ -27,6 +27,7 @@ import dev.skillgate.engine.internal.WorkflowPlans;
 import dev.skillgate.engine.internal.Workspaces;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.OutputLimit;
@@ -65,6 +66,11 @@ import java.util.Optional;
  * view) before every launch, so a change applies to every launch that has not started; nothing
  * reachable from a {@code SkillGate} leads back here. Changing policy grants no sandbox: a
  * consented script still runs with the host user's files and network.
+ *
+ * <p>The data directory must not be changeable by another user or group, nor any directory on its
+ * path ({@link dev.skillgate.model.DirectoryPlacement}, decision 0520): otherwise the admin opens
+ * without creating anything there, its audit log is disabled ({@code DATA_DIRECTORY_UNSAFE}: nothing
+ * trusted, nothing appended), its policy is blocked and {@link #savePolicy} refuses with that code.
  */
 public final class SkillGateAdmin implements AutoCloseable {
     private final Path dataDirectory;
@@ -175,9 +181,15 @@ public final class SkillGateAdmin implements AutoCloseable {
      * Saves a policy: receipts for new trusted-revision scopes are minted here, removed scopes are
      * revoked (see {@code docs/consent.md}).
      *
-     * @return what changed, or why nothing did
+     * @return what changed, or why nothing did ({@code DATA_DIRECTORY_UNSAFE} when another user could
+     *     change the data directory)
      */
     public ConsentResult<PolicyChange> savePolicy(PolicyUpdate update) {
+        Optional<Diagnostic> unsafe = DirectoryPlacement.check(dataDirectory, "data directory");
+        if (unsafe.isPresent()) {
+            // Nothing is written where another user could change it (decision 0520).
+            return ConsentResult.failure(unsafe.get());
+        }
         ConsentResult<PolicyChange> result = policy.save(update);
         result.value().ifPresent(this::audit);
         return result;

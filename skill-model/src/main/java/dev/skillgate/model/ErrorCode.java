@@ -442,6 +442,15 @@ public enum ErrorCode {
     STAGING_TAMPERED(ErrorGroup.STAGING, "A staged file differs from the captured revision before spawn."),
     /** The staging directory was retained because cleanup was not proven. */
     STAGING_RETAINED(ErrorGroup.STAGING, "The staging directory was retained because cleanup was not proven."),
+    /**
+     * A data or staging directory, or a directory on its path, can be changed by another user or group;
+     * nothing is kept or run there.
+     */
+    DATA_DIRECTORY_UNSAFE(
+            ErrorGroup.STAGING,
+            "A data or staging directory, or a directory on its path, can be changed by another user or group"
+                    + " (OpenSSH StrictModes rule; only a root-owned sticky directory such as `/tmp` is allowed to"
+                    + " be shared); nothing is kept or run there."),
     /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
     STAGED_MODULE_CHANGED(
             ErrorGroup.STAGING,

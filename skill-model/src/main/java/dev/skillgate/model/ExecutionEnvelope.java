@@ -11,8 +11,12 @@ import java.util.Optional;
  * <p>Invariants enforced on construction, so no code path can build a misleading envelope:
  * <ul>
  *   <li>{@link ExecutionStatus#SUCCEEDED} needs exit code 0, cleanup {@link CleanupStatus#PROVEN},
- *       no detached descendant, validated output present and no errors;
+ *       no detached descendant, validated output present and no error-severity diagnostic (a
+ *       warning such as {@code STAGING_RETAINED} may accompany a success);
  *   <li>every other status carries no output and at least one error;
+ *   <li>a retained staging directory is always accompanied by a {@code STAGING_RETAINED}
+ *       diagnostic, whatever the status;
+ *   <li>a runtime digest is only reported together with a runtime version.
  *   <li>{@link ExecutionStatus#REFUSED} means nothing started: cleanup {@code NOT_STARTED};
  *   <li>cleanup {@link CleanupStatus#UNKNOWN} always means status {@link ExecutionStatus#CLEANUP_UNKNOWN}
  *       (the underlying cause stays in {@link #errors()}), and vice versa.
@@ -26,9 +30,13 @@ import java.util.Optional;
  * @param elapsed monotonic time from the start of the execution call to the envelope
  * @param exit the script's own exit, when observed
  * @param output the validated result JSON text, on success only
- * @param errors why it did not succeed (empty on success)
+ * @param errors why it did not succeed, errors first, then warnings (on success: warnings only,
+ *     usually none)
  * @param cleanup what was observed about the end of the process tree
  * @param hardening which supervisor hardening layer applied
+ * @param runtimeSha256 the SHA-256 the runtime binary was verified against before this launch, when
+ *     one was pinned and the launch got that far (the Linux supervisor checks it on the very file
+ *     descriptor it executes); empty when no digest was pinned
  */
 public record ExecutionEnvelope(
         ExecutionStatus status,
@@ -40,7 +48,34 @@ public record ExecutionEnvelope(
         Optional<String> output,
         List<Diagnostic> errors,
         CleanupReport cleanup,
-        HardeningLayer hardening) {
+        HardeningLayer hardening,
+        Optional<Sha256Digest> runtimeSha256) {
+
+    /** An envelope without a runtime digest (no digest was pinned, or the launch did not get that far). */
+    public ExecutionEnvelope(
+            ExecutionStatus status,
+            RunId runId,
+            Optional<Revision> revision,
+            Optional<String> runtimeVersion,
+            Duration elapsed,
+            ProcessExit exit,
+            Optional<String> output,
+            List<Diagnostic> errors,
+            CleanupReport cleanup,
+            HardeningLayer hardening) {
+        this(
+                status,
+                runId,
+                revision,
+                runtimeVersion,
+                elapsed,
+                exit,
+                output,
+                errors,
+                cleanup,
+                hardening,
+                Optional.empty());
+    }
 
     public ExecutionEnvelope {
         Objects.requireNonNull(status, "status");
@@ -53,6 +88,14 @@ public record ExecutionEnvelope(
         errors = List.copyOf(errors);
         Objects.requireNonNull(cleanup, "cleanup");
         Objects.requireNonNull(hardening, "hardening");
+        Objects.requireNonNull(runtimeSha256, "runtimeSha256");
+        if (cleanup.retainedStaging().isPresent()
+                && errors.stream().noneMatch(d -> d.code() == ErrorCode.STAGING_RETAINED)) {
+            throw new IllegalArgumentException("a retained staging directory is reported with STAGING_RETAINED");
+        }
+        if (runtimeSha256.isPresent() && runtimeVersion.isEmpty()) {
+            throw new IllegalArgumentException("a runtime digest is reported together with the runtime version");
+        }
         if (elapsed.isNegative()) {
             throw new IllegalArgumentException("elapsed must not be negative");
         }
@@ -61,17 +104,17 @@ public record ExecutionEnvelope(
                     || cleanup.status() != CleanupStatus.PROVEN
                     || cleanup.detachedSeen()
                     || output.isEmpty()
-                    || !errors.isEmpty()
+                    || errors.stream().anyMatch(Diagnostic::isError)
                     || revision.isEmpty()) {
                 throw new IllegalArgumentException(
                         "success needs exit 0, proven cleanup, no detached descendants, output, a revision and no"
-                                + " errors");
+                                + " errors (warnings are allowed)");
             }
         } else {
             if (output.isPresent()) {
                 throw new IllegalArgumentException("only a success carries output");
             }
-            if (errors.isEmpty()) {
+            if (errors.stream().noneMatch(Diagnostic::isError)) {
                 throw new IllegalArgumentException("a non-success needs at least one error");
             }
         }

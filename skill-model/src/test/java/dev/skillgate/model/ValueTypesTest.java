@@ -75,6 +75,62 @@ class ValueTypesTest {
                 CleanupReport.proven(1, false),
                 HardeningLayer.L0);
         assertThat(ok.succeeded()).isTrue();
+        assertThat(ok.runtimeSha256()).isEmpty();
+
+        // A success may carry a warning (a staging directory that could not be removed), never an error.
+        Diagnostic kept = Diagnostic.warning(ErrorCode.STAGING_RETAINED, "", "kept");
+        ExecutionEnvelope warned = new ExecutionEnvelope(
+                ExecutionStatus.SUCCEEDED,
+                run,
+                Optional.of(REVISION),
+                Optional.of("v20.20.2"),
+                Duration.ofMillis(40),
+                ProcessExit.code(0),
+                Optional.of("{}"),
+                List.of(kept),
+                CleanupReport.proven(1, false),
+                HardeningLayer.L0,
+                Optional.of(Sha256Digest.hash(new byte[0])));
+        assertThat(warned.succeeded()).isTrue();
+        assertThat(warned.runtimeSha256()).isPresent();
+        assertThatThrownBy(() -> new ExecutionEnvelope(
+                        ExecutionStatus.SUCCEEDED,
+                        run,
+                        Optional.of(REVISION),
+                        Optional.of("v20.20.2"),
+                        Duration.ZERO,
+                        ProcessExit.code(0),
+                        Optional.of("{}"),
+                        List.of(Diagnostic.error(ErrorCode.STAGING_RETAINED, "", "kept")),
+                        CleanupReport.proven(1, false),
+                        HardeningLayer.L0))
+                .isInstanceOf(IllegalArgumentException.class);
+        // A failure needs an error, not only a warning; a digest comes with a version.
+        assertThatThrownBy(() -> new ExecutionEnvelope(
+                        ExecutionStatus.FAILED,
+                        run,
+                        Optional.of(REVISION),
+                        Optional.empty(),
+                        Duration.ZERO,
+                        ProcessExit.code(1),
+                        Optional.empty(),
+                        List.of(kept),
+                        CleanupReport.proven(1, false),
+                        HardeningLayer.L0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ExecutionEnvelope(
+                        ExecutionStatus.SUCCEEDED,
+                        run,
+                        Optional.of(REVISION),
+                        Optional.empty(),
+                        Duration.ZERO,
+                        ProcessExit.code(0),
+                        Optional.of("{}"),
+                        List.of(),
+                        CleanupReport.proven(1, false),
+                        HardeningLayer.L0,
+                        Optional.of(Sha256Digest.hash(new byte[0]))))
+                .isInstanceOf(IllegalArgumentException.class);
 
         // Success with unknown cleanup, a detached descendant, a non-zero exit or no output is impossible.
         assertThatThrownBy(() -> new ExecutionEnvelope(
@@ -151,6 +207,7 @@ class ValueTypesTest {
                         CleanupReport.unknown(3, true, Optional.empty()),
                         HardeningLayer.L0))
                 .isInstanceOf(IllegalArgumentException.class);
+        Diagnostic retained = Diagnostic.warning(ErrorCode.STAGING_RETAINED, "", "kept");
         ExecutionEnvelope unknown = new ExecutionEnvelope(
                 ExecutionStatus.CLEANUP_UNKNOWN,
                 run,
@@ -159,10 +216,35 @@ class ValueTypesTest {
                 Duration.ZERO,
                 ProcessExit.signal(9),
                 Optional.empty(),
-                List.of(timeout),
+                List.of(timeout, retained),
                 CleanupReport.unknown(3, true, Optional.of(Path.of("/data/staging/x"))),
                 HardeningLayer.NONE);
-        assertThat(unknown.errorCodes()).containsExactly(ErrorCode.EXEC_TIMEOUT);
+        assertThat(unknown.errorCodes()).containsExactly(ErrorCode.EXEC_TIMEOUT, ErrorCode.STAGING_RETAINED);
+        // A retained staging directory without its warning is impossible, on any status.
+        assertThatThrownBy(() -> new ExecutionEnvelope(
+                        ExecutionStatus.CLEANUP_UNKNOWN,
+                        run,
+                        Optional.of(REVISION),
+                        Optional.empty(),
+                        Duration.ZERO,
+                        ProcessExit.signal(9),
+                        Optional.empty(),
+                        List.of(timeout),
+                        CleanupReport.unknown(3, true, Optional.of(Path.of("/data/staging/x"))),
+                        HardeningLayer.NONE))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ExecutionEnvelope(
+                        ExecutionStatus.SUCCEEDED,
+                        run,
+                        Optional.of(REVISION),
+                        Optional.of("v20.20.2"),
+                        Duration.ZERO,
+                        ProcessExit.code(0),
+                        Optional.of("{}"),
+                        List.of(),
+                        new CleanupReport(CleanupStatus.PROVEN, 1, false, Optional.of(Path.of("/data/staging/x"))),
+                        HardeningLayer.L0))
+                .isInstanceOf(IllegalArgumentException.class);
 
         ExecutionEnvelope refused = ExecutionEnvelope.refused(
                 run, Optional.empty(), Duration.ZERO, List.of(Diagnostic.error(ErrorCode.CONSENT_DENIED, "", "no")));

@@ -221,6 +221,37 @@ public abstract class RealNodeRunnerContract {
         assertPositive(o, "{\"echo\":{\"a\":[1,2]}}");
     }
 
+    /**
+     * A script that leaves a tree deeper than the staging remover's bound in its TMPDIR: its run
+     * still succeeds (with a proving supervisor), and the directory it kept is named and warned about.
+     */
+    @Test
+    void aStagingDirectoryThatCannotBeRemovedIsAlwaysReportedAsRetainedEvenOnSuccess() throws Exception {
+        Map<PortablePath, byte[]> files = new TreeMap<>();
+        PortablePath entry = PortablePath.of("deep.mjs");
+        files.put(
+                entry,
+                ("import { mkdirSync } from 'node:fs';\n"
+                                + "mkdirSync(process.env.TMPDIR + '/d'.repeat(620), { recursive: true });\n"
+                                + "process.stdout.write(JSON.stringify({ deep: true }));\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        Outcome o = run(files, entry, "{}", 30_000, 65_536);
+        ExecutionEnvelope e = o.envelope;
+        assertThat(e.cleanup().retainedStaging())
+                .get()
+                .satisfies(p -> assertThat(p).isDirectory());
+        assertThat(e.errorCodes()).last().isEqualTo(ErrorCode.STAGING_RETAINED);
+        if (proves()) {
+            assertThat(e.status()).as(e.errors().toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(e.output()).contains("{\"deep\":true}");
+            assertThat(e.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+            assertThat(e.errorCodes()).containsExactly(ErrorCode.STAGING_RETAINED);
+            assertThat(e.errors().get(0).isError()).isFalse();
+        } else {
+            assertThat(e.errorCodes()).containsExactly(ErrorCode.CLEANUP_UNKNOWN, ErrorCode.STAGING_RETAINED);
+        }
+    }
+
     @RepeatedTest(10)
     void deterministicPositiveOnAFreshDataDirectory() throws Exception {
         Outcome o = run(NodeFixture.ECHO_MJS, "{\"k\":\"v\"}", 30_000, 65_536);

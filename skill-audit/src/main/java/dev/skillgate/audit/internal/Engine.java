@@ -14,6 +14,7 @@ import dev.skillgate.audit.ExportedRecord;
 import dev.skillgate.audit.TrustDecision;
 import dev.skillgate.audit.TrustScope;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Sha256Digest;
@@ -467,8 +468,24 @@ public final class Engine implements AutoCloseable {
         workerThread = Thread.currentThread();
         List<Diagnostic> notes = new ArrayList<>();
         try {
+            Optional<Diagnostic> unsafe = placement();
             if (readOnlyRequested) {
+                // A reader reports where the log lives; it changes nothing, so it does not refuse.
+                unsafe.ifPresent(d -> notes.add(Diagnostic.warning(d.code(), d.location(), d.message())));
                 initReadOnly(notes);
+                return;
+            }
+            if (unsafe.isPresent()) {
+                // Another user could replace the whole log (a valid, re-chained one included): nothing is
+                // created, nothing is trusted, every append is refused (decision 0520).
+                trust = new TrustTable();
+                publishDisabled(
+                        ErrorCode.DATA_DIRECTORY_UNSAFE,
+                        unsafe.get().location(),
+                        -1,
+                        unsafe.get().message(),
+                        null,
+                        notes);
                 return;
             }
             String fatal = prepareDirectory(notes, true);
@@ -531,6 +548,16 @@ public final class Engine implements AutoCloseable {
                     null,
                     notes);
         }
+    }
+
+    /**
+     * The StrictModes check of the directory that holds the audit directory (the data directory):
+     * no other user or group may be able to change it or any directory on its path. The audit
+     * directory itself is checked by {@link Permissions} ({@code AUDIT_PERMISSIONS}).
+     */
+    private Optional<Diagnostic> placement() {
+        Path parent = dir.toAbsolutePath().normalize().getParent();
+        return parent == null ? Optional.empty() : DirectoryPlacement.check(parent, "directory holding the audit log");
     }
 
     /** Returns a fatal reason, or null; records non-fatal findings in {@code notes}. */

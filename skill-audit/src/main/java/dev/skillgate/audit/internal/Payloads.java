@@ -135,6 +135,7 @@ final class Payloads {
                         String.join(",", st.errors().stream().map(Enum::name).toList()));
             }
             m.put("early", st.earlyDelivery());
+            st.runtimeSha256().ifPresent(d -> m.put("runtime", d.toString()));
         } else if (event instanceof AuditEvent.Resolved rs) {
             m.put("run", rs.run().value());
             rs.revision().ifPresent(rev -> m.put("revision", rev.toString()));
@@ -301,6 +302,7 @@ final class Payloads {
     private static AuditEvent decodeSettle(Map<String, Object> m) throws Frames.FormatException {
         Set<String> rest = new HashSet<>(m.keySet());
         boolean hasErrors = rest.remove("errors");
+        boolean hasRuntime = rest.remove("runtime");
         if (!rest.equals(SETTLE_KEYS)) {
             throw new Frames.FormatException("'payload' does not have exactly the schema's fields");
         }
@@ -328,7 +330,8 @@ final class Payloads {
                 constant(CleanupStatus.class, Fields.string(m, "cleanup"), "cleanup status"),
                 constant(HardeningLayer.class, Fields.string(m, "layer"), "hardening layer"),
                 errors,
-                early);
+                early,
+                hasRuntime ? Optional.of(Sha256Digest.parse(Fields.string(m, "runtime"))) : Optional.empty());
     }
 
     private static AuditEvent decodeResolve(Map<String, Object> m) throws Frames.FormatException {

@@ -41,6 +41,7 @@ class EvidenceRecordsTest {
         List<AuditEvent> out = new ArrayList<>();
         for (int n = 0; n < 12; n++) {
             out.addAll(Fixtures.evidence(n));
+            out.add(withRuntime(Fixtures.settled(n)));
         }
         return out;
     }
@@ -65,6 +66,43 @@ class EvidenceRecordsTest {
                                 + "\",\"run\":\"run-1\",\"status\":\"CLEANUP_UNKNOWN\",\"v\":1}");
         // No codes: the field is omitted, never an empty string.
         assertThat(text(Fixtures.settled(0))).doesNotContain("errors").contains("\"early\":false");
+    }
+
+    /** The settlement with the runtime digest the launch was verified against (an optional field). */
+    static AuditEvent.Settled withRuntime(AuditEvent.Settled s) {
+        return new AuditEvent.Settled(
+                s.run(),
+                s.agent(),
+                s.revision(),
+                s.authority(),
+                s.status(),
+                s.cleanup(),
+                s.layer(),
+                s.errors(),
+                s.earlyDelivery(),
+                java.util.Optional.of(dev.skillgate.model.Sha256Digest.hash(new byte[] {42})));
+    }
+
+    @Test
+    void theRuntimeDigestIsAnOptionalFieldThatRoundTripsAndOlderRecordsStillDecode() throws Exception {
+        AuditEvent.Settled without = Fixtures.settled(2);
+        AuditEvent.Settled with = withRuntime(without);
+        String digest = with.runtimeSha256().orElseThrow().toString();
+        assertThat(text(with))
+                .isEqualTo(text(without)
+                        .replace("\"run\":\"run-2\",", "\"run\":\"run-2\",\"runtime\":\"" + digest + "\","));
+        assertThat(decode(RecordType.SETTLE, text(with))).isEqualTo(with);
+        // A record written before the field existed has none, and still decodes.
+        assertThat(decode(RecordType.SETTLE, text(without))).isEqualTo(without);
+        assertThat(((AuditEvent.Settled) decode(RecordType.SETTLE, text(without))).runtimeSha256())
+                .isEmpty();
+        for (String bad : List.of("sha1:00", "", digest.toUpperCase(java.util.Locale.ROOT))) {
+            assertThatThrownBy(() -> decode(RecordType.SETTLE, text(with).replace(digest, bad)))
+                    .as(bad)
+                    .isInstanceOf(Frames.FormatException.class);
+        }
+        assertThatThrownBy(() -> decode(RecordType.SETTLE, text(with).replace("\"" + digest + "\"", "7")))
+                .isInstanceOf(Frames.FormatException.class);
     }
 
     @Test

@@ -204,6 +204,7 @@ final class AuditViews {
             m.put("layer", st.layer().name());
             m.put("errors", st.errors().stream().map(Enum::name).toList());
             m.put("earlyDelivery", st.earlyDelivery());
+            st.runtimeSha256().ifPresent(d -> m.put("runtime", d.toString()));
         } else if (e instanceof AuditEvent.Resolved rs) {
             m.put("event", "resolve");
             m.put("run", rs.run().value());
@@ -261,7 +262,8 @@ final class AuditViews {
             what = "settle  run " + st.run().value() + " agent " + st.agent().value() + " revision " + st.revision()
                     + " " + st.status() + " cleanup " + st.cleanup() + " layer " + st.layer() + " via "
                     + st.authority() + (st.errors().isEmpty() ? "" : " codes " + st.errors())
-                    + (st.earlyDelivery() ? " (caller got an earlier outcome)" : "");
+                    + (st.earlyDelivery() ? " (caller got an earlier outcome)" : "")
+                    + st.runtimeSha256().map(d -> " runtime " + d).orElse("");
         } else if (e instanceof AuditEvent.Resolved rs) {
             what = "resolve run " + rs.run().value() + " attempt " + rs.attempt() + " revision "
                     + rs.revision().map(Object::toString).orElse("unknown") + " stager "

@@ -2,8 +2,10 @@ package dev.skillgate.cli.internal;
 
 import dev.skillgate.cli.ExitCode;
 import dev.skillgate.consent.ConsoleApprovalChannel;
+import dev.skillgate.consent.TrustScope;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.engine.ExecutionRequest;
+import dev.skillgate.engine.LaunchAuthority;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
 import dev.skillgate.engine.SupervisorSelection;
@@ -28,6 +30,7 @@ import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SemVer;
+import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.ToolClass;
 import dev.skillgate.runner.NodeRuntime;
 import java.io.IOException;
@@ -37,14 +40,18 @@ import java.io.PrintStream;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,11 +61,16 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code skillgate run DIR --node ABS_PATH --input JSON|@FILE [--workspace DIR] [--approve sha256:REV]
- * [--data-dir DIR] [--node-version V] [--json]}: runs one skill's script through the engine, with the
- * approval request shown on the terminal (SPEC §13).
+ * [--data-dir DIR] [--node-version V] [--node-sha256 sha256:HEX] [--json]}: runs one skill's script
+ * through the engine, with the approval request shown on the terminal (SPEC §13).
+ *
+ * <p>A launch that a stored trusted-revision receipt authorised is announced before the script
+ * starts (receipt id, scope, "not asked"), and {@code --json} says {@code "approval": "receipt"}.
+ * Nothing runs over a data directory that another user could change ({@code DATA_DIRECTORY_UNSAFE}).
  *
  * <p>Without {@code --approve} the human answers the prompt ({@code y}/{@code yes} approves; anything
  * else, end of input included, denies). With {@code --approve} the request is still printed, and it
@@ -94,6 +106,19 @@ final class RunCommand implements Command, Cli.NeedsInput {
     /** How long {@code close()} waits for a run to settle when the command ends. */
     static final Duration DRAIN_WAIT = Duration.ofSeconds(30);
 
+    /** The process environment: where the default data directory goes ({@code XDG_STATE_HOME}, {@code HOME}). */
+    private final Map<String, String> environment;
+
+    /** The command over this process's environment. */
+    RunCommand() {
+        this(System.getenv());
+    }
+
+    /** The command over the given environment (tests). */
+    RunCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
     @Override
     public String name() {
         return "run";
@@ -108,7 +133,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
     public String usage() {
         return """
                 usage: skillgate run DIR --node ABS_PATH --input JSON|@FILE [--workspace DIR]
-                                     [--approve sha256:REV] [--data-dir DIR] [--node-version V] [--json]
+                                     [--approve sha256:REV] [--data-dir DIR] [--node-version V]
+                                     [--node-sha256 sha256:HEX] [--json]
 
                 Captures the skill in DIR, checks the input against its inputSchema, shows the approval
                 request (files and digests, input, argv, workspace, runtime, limits, and the warning that
@@ -118,11 +144,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
                   --node ABS_PATH     the Node binary, an absolute path (never looked up on PATH)
                   --node-version V    the exact version it must report (default: ask it once, with an
                                       empty environment, and pin the answer)
+                  --node-sha256 sha256:HEX  the SHA-256 the binary must have: checked before it is asked
+                                      anything, again before launch, and on the very file that runs
                   --input JSON|@FILE  the invocation: JSON text, or @ and a file holding it (<= 64 KiB)
                   --workspace DIR     the script's working directory (default: the current directory)
                   --approve sha256:REV  approve without asking, only if the captured revision is REV
-                  --data-dir DIR      private state (policy, audit log, staging); default: a temporary
-                                      directory removed afterwards (kept when cleanup is unknown)
+                  --data-dir DIR      private state (policy, audit log, staging); no other user may be
+                                      able to change it or a directory on its path; default: a new
+                                      directory in $XDG_STATE_HOME/skillgate (~/.local/state/skillgate),
+                                      removed afterwards (kept when its staging is retained)
                   --json              print the documented JSON document (docs/cli.md); the approval
                                       request then goes to standard error
                 exit codes: 0 succeeded, 1 failed or invalid, 2 usage, 3 refused, 4 cleanup unknown
@@ -139,7 +169,14 @@ final class RunCommand implements Command, Cli.NeedsInput {
         Args args = Args.parse(
                 argv,
                 Set.of("--json"),
-                Set.of("--node", "--node-version", "--input", "--workspace", "--approve", "--data-dir"));
+                Set.of(
+                        "--node",
+                        "--node-version",
+                        "--node-sha256",
+                        "--input",
+                        "--workspace",
+                        "--approve",
+                        "--data-dir"));
         List<String> positionals = args.positionals();
         if (positionals.size() != 1) {
             throw new UsageException("expected exactly one skill directory");
@@ -152,6 +189,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
         Path node = Path.of(args.value("--node").orElseThrow(() -> new UsageException("--node is required")));
         if (!node.isAbsolute()) {
             throw new UsageException("--node must be an absolute path (it is never looked up on PATH)");
+        }
+        Optional<Sha256Digest> nodeDigest = Optional.empty();
+        if (args.value("--node-sha256").isPresent()) {
+            try {
+                nodeDigest = Optional.of(
+                        Sha256Digest.parse(args.value("--node-sha256").get()));
+            } catch (InvalidValueException e) {
+                throw new UsageException("--node-sha256 needs sha256: and 64 lowercase hex digits");
+            }
         }
         byte[] input = input(args.value("--input").orElseThrow(() -> new UsageException("--input is required")));
         Path workspace = CommandLineFiles.existingDirectory(
@@ -168,6 +214,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (dataDirOption.isPresent() && dataDirOption.get().isEmpty()) {
             throw new UsageException("--data-dir must not be empty");
         }
+        Optional<Path> defaultParent = Optional.empty();
         if (dataDirOption.isPresent()) {
             // A missing data directory is created (private state); something else in its place is
             // a usage error, not a fault.
@@ -177,8 +224,31 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 throw new UsageException("--data-dir is not a directory (links are never followed): "
                         + Args.printable(dataDirOption.get()));
             }
+        } else {
+            defaultParent = DataDirectories.defaultParent(environment, System.getProperty("user.home"));
+            if (defaultParent.isEmpty()) {
+                throw new UsageException(
+                        "no default data directory: XDG_STATE_HOME and HOME are unset or not absolute; give --data-dir");
+            }
         }
         PrintStream talk = json ? err : out;
+
+        // Before anything runs (node --version included) and before anything is created: no other
+        // user may be able to change the data directory or a directory on its path (decision 0520).
+        Path checked = dataDirOption.isPresent()
+                ? Path.of(dataDirOption.get()).toAbsolutePath().normalize()
+                : defaultParent.orElseThrow();
+        Optional<Diagnostic> unsafe = DataDirectories.unsafe(checked);
+        if (unsafe.isPresent()) {
+            printUnsafe(err, unsafe.get());
+            return ExitCode.REFUSED;
+        }
+        if (DataDirectories.runningAsRoot()) {
+            err.println("skillgate run: warning: running skills as root. A root script can end the supervisor"
+                    + " and the JVM (cgroup.kill) and start processes outside its tree (a cgroup-v1"
+                    + " release_agent), so 'cleanup: PROVEN' means nothing against it; run skills as an"
+                    + " unprivileged user.");
+        }
 
         if (!Files.isRegularFile(node)) {
             // Checked before asking it anything, so the message says what is wrong (a link to a file
@@ -186,6 +256,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
             err.println("skillgate run: RUNTIME_UNAVAILABLE: no Node binary at " + Args.safe(node.toString())
                     + " (not a regular file)");
             return ExitCode.REFUSED;
+        }
+        if (nodeDigest.isPresent()) {
+            // The pinned digest is checked before the binary is asked anything, so a binary that is
+            // not the pinned one never runs, not even for --version.
+            Optional<String> mismatch = digestMismatch(node, nodeDigest.get());
+            if (mismatch.isPresent()) {
+                err.println("skillgate run: RUNTIME_MISMATCH: " + mismatch.get() + "; nothing ran");
+                return ExitCode.REFUSED;
+            }
         }
         Optional<String> version = args.value("--node-version");
         if (version.isEmpty()) {
@@ -197,7 +276,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
         }
         NodeRuntime runtime;
         try {
-            runtime = NodeRuntime.pinned(node, version.get());
+            runtime = nodeDigest.isPresent()
+                    ? NodeRuntime.pinned(node, version.get(), nodeDigest.get())
+                    : NodeRuntime.pinned(node, version.get());
         } catch (InvalidValueException e) {
             err.println("skillgate run: " + e.getMessage());
             return ExitCode.REFUSED;
@@ -205,20 +286,27 @@ final class RunCommand implements Command, Cli.NeedsInput {
 
         Path dataDir;
         boolean temporary = dataDirOption.isEmpty();
-        try {
-            dataDir = temporary
-                    ? Files.createTempDirectory(
-                            "skillgate-run-",
-                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
-                    : Path.of(dataDirOption.get()).toAbsolutePath().normalize();
-        } catch (IOException | UnsupportedOperationException e) {
-            err.println("skillgate run: cannot create a data directory ("
-                    + e.getClass().getSimpleName() + ")");
-            return ExitCode.INVALID;
+        if (temporary) {
+            DataDirectories.Created created = DataDirectories.createRun(defaultParent.orElseThrow());
+            if (created.unsafe().isPresent()) {
+                printUnsafe(err, created.unsafe().get());
+                return ExitCode.REFUSED;
+            }
+            if (created.directory().isEmpty()) {
+                err.println("skillgate run: cannot create a data directory in "
+                        + Args.safe(defaultParent.get().toString()) + " ("
+                        + Args.safe(created.failure().orElse("unknown")) + "); give --data-dir");
+                return ExitCode.INVALID;
+            }
+            dataDir = created.directory().get();
+        } else {
+            dataDir = checked;
         }
 
         ExitCode code;
         Optional<ExecutionEnvelope> envelope = Optional.empty();
+        AtomicReference<LaunchAuthority> authority = new AtomicReference<>();
+        Path shownDataDir = dataDir;
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
@@ -228,6 +316,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         .nodeRuntime(runtime)
                         .approvalChannel(answers)
                         .agentContext(agentContext())
+                        .listener(event -> event.authority().ifPresent(a -> {
+                            authority.set(a);
+                            if (a instanceof LaunchAuthority.TrustedRevision receipt) {
+                                printReceipt(talk, receipt, shownDataDir);
+                            }
+                        }))
                         .build();
             } catch (UncheckedIOException e) {
                 // The engine could not create or open its private state: a fault, reported, not a trace.
@@ -253,9 +347,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 if (!json) {
                     out.println("skill: " + Args.safe(skill.get().name()) + " (" + Args.safe(dir.toString()) + ")");
                     out.println("  " + Args.safe(skill.get().description()));
-                    out.println(
-                            "runtime: " + Args.safe(runtime.executable().toString()) + " " + Args.safe(version.get())
-                                    + (args.value("--node-version").isPresent() ? "" : " (asked once, pinned)"));
+                    out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
+                            + Args.safe(version.get())
+                            + (args.value("--node-version").isPresent() ? "" : " (asked once, pinned)")
+                            + nodeDigest
+                                    .map(d -> ", " + d + " (pinned, checked again on the file that runs)")
+                                    .orElse(", digest not pinned (--node-sha256 pins it)"));
                     out.println("supervisor: " + Args.safe(supervisor.name())
                             + (supervisor.available()
                                     ? (supervisor.provesCleanup() ? " (proves cleanup)" : " (cannot prove cleanup)")
@@ -268,7 +365,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 envelope = Optional.of(env);
                 code = exitCode(env);
                 if (json) {
-                    JsonOut.print(out, document(skill.get().name(), dir, approve, supervisor, env));
+                    JsonOut.print(
+                            out,
+                            document(
+                                    skill.get().name(),
+                                    dir,
+                                    approve,
+                                    Optional.ofNullable(authority.get()),
+                                    supervisor,
+                                    env,
+                                    DataDirectories.runningAsRoot()));
                 } else {
                     printEnvelope(out, env);
                 }
@@ -286,11 +392,56 @@ final class RunCommand implements Command, Cli.NeedsInput {
             if (temporary && !retained) {
                 deleteQuietly(dataDir);
             } else if (temporary) {
-                err.println("skillgate run: the data directory is kept because cleanup was not proven: "
+                err.println("skillgate run: the data directory is kept because its staging directory was retained: "
                         + Args.safe(dataDir.toString()));
             }
         }
         return code;
+    }
+
+    /** A data directory another user could change: one line with the code, where, and why. */
+    private static void printUnsafe(PrintStream err, Diagnostic unsafe) {
+        err.println("skillgate run: " + unsafe.code() + " at " + Args.safe(unsafe.location()) + ": "
+                + Args.safe(unsafe.message()) + "; nothing ran (choose a --data-dir only you can change)");
+    }
+
+    /** Says, before the script starts, that a stored receipt authorised this launch and nobody was asked. */
+    private static void printReceipt(PrintStream talk, LaunchAuthority.TrustedRevision receipt, Path dataDir) {
+        TrustScope scope = receipt.scope();
+        talk.println("authorised by a trusted-revision receipt, not asked");
+        talk.println("  receipt: " + receipt.receipt().id() + " (approved "
+                + receipt.receipt().approvedAt() + ")");
+        talk.println("  scope: " + receipt.scopeId() + ": revision " + scope.revision() + ", agent "
+                + Args.safe(scope.agent().value()) + ", workspace "
+                + Args.safe(scope.workspace().realPath().toString()) + ", timeout at most "
+                + scope.timeoutCeiling().millis() + " ms, output at most "
+                + scope.outputCeiling().bytes()
+                + " bytes");
+        talk.println("  revoke it with: skillgate trust revoke --data-dir " + Args.safe(dataDir.toString())
+                + " --scope " + receipt.scopeId());
+    }
+
+    /**
+     * Why the binary's bytes are not the pinned digest, read once through an open channel without
+     * following a link at the real path; empty when they are.
+     */
+    static Optional<String> digestMismatch(Path node, Sha256Digest pinned) {
+        MessageDigest md = Sha256Digest.newMessageDigest();
+        try (FileChannel ch = FileChannel.open(node.toRealPath(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+            while (ch.read(buf) >= 0) {
+                buf.flip();
+                md.update(buf);
+                buf.clear();
+            }
+        } catch (IOException e) {
+            return Optional.of("the Node binary at " + Args.safe(node.toString()) + " cannot be read");
+        }
+        Sha256Digest actual = Sha256Digest.of(md.digest());
+        return actual.equals(pinned)
+                ? Optional.empty()
+                : Optional.of("the Node binary at " + Args.safe(node.toString()) + " has SHA-256 " + actual
+                        + ", --node-sha256 pins " + pinned);
     }
 
     /** The invocation bytes: the argument itself, or a bounded read of {@code @FILE}. */
@@ -396,7 +547,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
         env.output().ifPresent(o -> out.println("output: " + Args.safe(o)));
         out.println("run: " + env.runId());
         out.println("revision: " + env.revision().map(Revision::toString).orElse("-"));
-        out.println("runtime: " + env.runtimeVersion().map(Args::safe).orElse("-"));
+        out.println("runtime: " + env.runtimeVersion().map(Args::safe).orElse("-")
+                + env.runtimeSha256().map(d -> " " + d).orElse(""));
         out.println("exit: " + exitText(env.exit()));
         out.println("elapsed: " + env.elapsed().toMillis() + " ms");
         CleanupReport c = env.cleanup();
@@ -423,12 +575,25 @@ final class RunCommand implements Command, Cli.NeedsInput {
     }
 
     static Map<String, Object> document(
-            String skill, Path dir, Optional<Revision> approve, SupervisorSelection supervisor, ExecutionEnvelope env) {
+            String skill,
+            Path dir,
+            Optional<Revision> approve,
+            Optional<LaunchAuthority> authority,
+            SupervisorSelection supervisor,
+            ExecutionEnvelope env,
+            boolean root) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", "skillgate.run/1");
         doc.put("skill", skill);
         doc.put("directory", dir.toString());
-        doc.put("approval", approve.isPresent() ? "--approve " + approve.get() : "terminal");
+        Optional<LaunchAuthority.TrustedRevision> receipt = authority
+                .filter(LaunchAuthority.TrustedRevision.class::isInstance)
+                .map(LaunchAuthority.TrustedRevision.class::cast);
+        doc.put(
+                "approval",
+                receipt.isPresent() ? "receipt" : approve.isPresent() ? "--approve " + approve.get() : "terminal");
+        doc.put("receipt", receipt.map(RunCommand::receipt).orElse(null));
+        doc.put("runningAsRoot", root);
         Map<String, Object> sup = new LinkedHashMap<>();
         sup.put("name", supervisor.name());
         sup.put("available", supervisor.available());
@@ -439,12 +604,28 @@ final class RunCommand implements Command, Cli.NeedsInput {
         return doc;
     }
 
+    private static Map<String, Object> receipt(LaunchAuthority.TrustedRevision r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.receipt().id().toString());
+        m.put("approvedAt", r.receipt().approvedAt().toString());
+        Map<String, Object> scope = new LinkedHashMap<>();
+        scope.put("id", r.scopeId().toString());
+        scope.put("revision", r.scope().revision().toString());
+        scope.put("agent", r.scope().agent().value());
+        scope.put("workspace", r.scope().workspace().realPath().toString());
+        scope.put("timeoutCeilingMillis", r.scope().timeoutCeiling().millis());
+        scope.put("outputCeilingBytes", r.scope().outputCeiling().bytes());
+        m.put("scope", scope);
+        return m;
+    }
+
     static Map<String, Object> envelope(ExecutionEnvelope env) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", env.status().name());
         m.put("runId", env.runId().value());
         m.put("revision", env.revision().map(Revision::toString).orElse(null));
         m.put("runtimeVersion", env.runtimeVersion().orElse(null));
+        m.put("runtimeSha256", env.runtimeSha256().map(Sha256Digest::toString).orElse(null));
         m.put("elapsedMillis", env.elapsed().toMillis());
         Map<String, Object> exit = new LinkedHashMap<>();
         if (env.exit() instanceof ProcessExit.Code c) {

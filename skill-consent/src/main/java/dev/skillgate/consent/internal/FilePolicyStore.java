@@ -3,6 +3,8 @@ package dev.skillgate.consent.internal;
 import dev.skillgate.consent.PolicyLoad;
 import dev.skillgate.consent.PolicySettings;
 import dev.skillgate.consent.spi.PolicyStore;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,6 +24,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -32,7 +35,10 @@ import java.util.UUID;
  * <p>Reads: links are never followed (a linked file is unusable), only a regular file at most
  * {@link PolicyCodec#MAX_BYTES} long is read and never past that bound, a file writable by group or
  * others is unusable (someone else could have written it), and the content is decoded strictly.
- * Every problem yields {@link PolicyLoad.Status#UNUSABLE}; nothing is thrown. Writes: the directory
+ * Every problem yields {@link PolicyLoad.Status#UNUSABLE}; nothing is thrown. Before a read or a
+ * write, the directory and every directory on its path must pass {@link DirectoryPlacement} (no other
+ * user or group can change them): otherwise the policy is unusable with {@code DATA_DIRECTORY_UNSAFE}
+ * and nothing is written. Writes: the directory
  * is created 0700 (and set to 0700), a temporary file is created 0600 in the same directory,
  * written, forced to disk, renamed atomically over {@code policy.json}, and the directory is forced,
  * so a reader sees the old or the new file, never a partial one. On a non-POSIX file system the
@@ -62,6 +68,12 @@ public final class FilePolicyStore implements PolicyStore {
 
     @Override
     public PolicyLoad load() {
+        Optional<Diagnostic> unsafe = DirectoryPlacement.check(directory, "policy directory");
+        if (unsafe.isPresent()) {
+            // Someone else could have put this file here, or could swap it at any time (decision 0520).
+            return PolicyLoad.unusable(
+                    ErrorCode.DATA_DIRECTORY_UNSAFE, unsafe.get().message());
+        }
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -136,6 +148,11 @@ public final class FilePolicyStore implements PolicyStore {
     public void replace(PolicySettings settings) throws IOException {
         Objects.requireNonNull(settings, "settings");
         byte[] bytes = PolicyCodec.encode(settings);
+        Optional<Diagnostic> unsafe = DirectoryPlacement.check(directory, "policy directory");
+        if (unsafe.isPresent()) {
+            throw new IOException(
+                    ErrorCode.DATA_DIRECTORY_UNSAFE + ": " + unsafe.get().message());
+        }
         boolean posix = ensureDirectory();
         Path temp = directory.resolve("." + FILE_NAME + "." + UUID.randomUUID() + ".tmp");
         try {

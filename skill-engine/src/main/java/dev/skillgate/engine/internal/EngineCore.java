@@ -23,6 +23,7 @@ import dev.skillgate.engine.Activation;
 import dev.skillgate.engine.ExecutionEvent;
 import dev.skillgate.engine.ExecutionListener;
 import dev.skillgate.engine.ExecutionRequest;
+import dev.skillgate.engine.LaunchAuthority;
 import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.engine.UnresolvedExecution;
 import dev.skillgate.inspect.AgentContext;
@@ -49,6 +50,7 @@ import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionManifest;
@@ -175,8 +177,27 @@ public final class EngineCore {
         return Optional.empty();
     }
 
-    /** The supervisor selection report (made once, at first use). */
+    /**
+     * The supervisor selection report (made once, at first use). Over a data directory another user
+     * could change nothing is selected (the Linux supervisor would extract its helper there): the
+     * report names that problem, and the selection is made once the directory is safe.
+     */
     public SupervisorSelection supervisorSelection() {
+        synchronized (runnerLock) {
+            if (selection == null) {
+                Optional<Diagnostic> unsafe = unsafeDataDirectory();
+                if (unsafe.isPresent()) {
+                    return new SupervisorSelection(
+                            "none",
+                            false,
+                            false,
+                            HardeningLayer.NONE,
+                            false,
+                            List.of(unsafe.get()),
+                            "no supervisor is selected over a data directory another user could change");
+                }
+            }
+        }
         return choice().report();
     }
 
@@ -240,8 +261,23 @@ public final class EngineCore {
         }
     }
 
+    /**
+     * The data directory's placement (decision 0520): when another user or group could change it or a
+     * directory on its path, nothing that is kept there (policy, receipts, audit log, staging) can be
+     * relied on, so nothing is looked up or run.
+     */
+    public Optional<Diagnostic> unsafeDataDirectory() {
+        return DirectoryPlacement.check(config.dataDirectory(), "data directory");
+    }
+
     private void flow(Execution e, ExecutionRequest request) {
         SkillName skill = request.skill();
+        // 0. The data directory: no other user may be able to change what it holds.
+        Optional<Diagnostic> unsafe = unsafeDataDirectory();
+        if (unsafe.isPresent()) {
+            refuse(e, List.of(unsafe.get()));
+            return;
+        }
         // 1. Find the skill.
         Optional<DiscoveredSkill> found = locate(skill);
         if (found.isEmpty()) {
@@ -325,11 +361,17 @@ public final class EngineCore {
         // 6. Gates and policy.
         GateCheck check = gates.check(Optional.of(config.capability()), skill, binding);
         LaunchAuthorization authorization;
+        LaunchAuthority authority;
         switch (check.route()) {
             case TRUSTED_REVISION -> {
                 TrustedRevisionLaunch trusted = check.trustedLaunch().orElseThrow();
                 if (config.trail().vouchesFor(trusted)) {
                     authorization = trusted;
+                    authority = new LaunchAuthority.TrustedRevision(
+                            trusted.receipt(),
+                            trusted.scope(),
+                            AuditTrail.executionScope(trusted.scope(), trusted.receipt())
+                                    .id());
                     e.authorised(AuditEvent.Settled.Authority.TRUSTED_REVISION);
                 } else {
                     Optional<LaunchAuthorization> asked =
@@ -338,6 +380,7 @@ public final class EngineCore {
                         return;
                     }
                     authorization = asked.get();
+                    authority = new LaunchAuthority.Asked();
                 }
             }
             case ASK_EACH_TIME -> {
@@ -347,6 +390,7 @@ public final class EngineCore {
                     return;
                 }
                 authorization = asked.get();
+                authority = new LaunchAuthority.Asked();
             }
             case WORKFLOW_PLAN -> {
                 // A step used here is recorded before the launch; when the log cannot record, no step is used.
@@ -367,6 +411,8 @@ public final class EngineCore {
                     return;
                 }
                 authorization = use.grant();
+                authority =
+                        new LaunchAuthority.WorkflowStep(use.plan(), use.grant().step());
                 e.authorised(AuditEvent.Settled.Authority.WORKFLOW_STEP);
                 // The durable workflow learns the exact input before anything starts; a store that cannot
                 // write it, or an owner that was fenced off by a takeover, stops the launch (decision 0684).
@@ -382,7 +428,7 @@ public final class EngineCore {
                 return;
             }
         }
-        emit(e, ExecutionEvent.Kind.AUTHORISED, List.of(), Optional.empty());
+        emit(e, ExecutionEvent.Kind.AUTHORISED, List.of(), Optional.empty(), Optional.of(authority));
         // 7. Audit the consumption before anything can start.
         if (authorization instanceof ConsumedGrant grant) {
             Optional<Diagnostic> auditProblem = config.trail().consumed(grant);
@@ -643,6 +689,10 @@ public final class EngineCore {
     public Activation activate(AgentId agent, SkillName name, AgentContext context) {
         if (closed) {
             return refusedActivation(name, ErrorCode.ENGINE_CLOSED, "this SkillGate is closed");
+        }
+        Optional<Diagnostic> unsafe = unsafeDataDirectory();
+        if (unsafe.isPresent()) {
+            return new Activation.Refused(name, List.of(unsafe.get()));
         }
         Optional<DiscoveredSkill> found = locate(name);
         if (found.isEmpty()) {
@@ -906,8 +956,17 @@ public final class EngineCore {
     }
 
     private void emit(Execution e, ExecutionEvent.Kind kind, List<ErrorCode> codes, Optional<ProgressEvent> progress) {
+        emit(e, kind, codes, progress, Optional.empty());
+    }
+
+    private void emit(
+            Execution e,
+            ExecutionEvent.Kind kind,
+            List<ErrorCode> codes,
+            Optional<ProgressEvent> progress,
+            Optional<LaunchAuthority> authority) {
         try {
-            config.listener().onEvent(new ExecutionEvent(e.run(), e.skill(), kind, codes, progress));
+            config.listener().onEvent(new ExecutionEvent(e.run(), e.skill(), kind, codes, progress, authority));
         } catch (RuntimeException ignored) {
             // A faulty listener never changes an outcome.
         }

@@ -171,7 +171,8 @@ public final class Execution {
                 settled.cleanup().status(),
                 settled.hardening(),
                 AuditEvent.Settled.boundedCodes(settled.errorCodes()),
-                early));
+                early,
+                settled.runtimeSha256()));
     }
 
     /** Keeps a settlement record the audit log did not commit, for a later resolve to retry. */

@@ -11,6 +11,7 @@ import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.Text;
 import dev.skillgate.runner.OutputCheck;
 import dev.skillgate.runner.SupervisionResult;
@@ -99,40 +100,49 @@ public final class EnvelopeMapper {
         }
 
         /**
-         * The envelope. A retained staging directory is named in the cleanup report; when the run
-         * did not succeed a {@code STAGING_RETAINED} warning is added too.
+         * The envelope. A retained staging directory is named in the cleanup report and always
+         * carries a {@code STAGING_RETAINED} warning, whatever the status (a success included: the
+         * script's result stands, the directory it leaves behind is reported).
+         *
+         * @param runtimeSha256 the pinned digest the runtime was verified against, if any; kept only
+         *     when the runtime version is reported (not for a refusal)
          */
         public ExecutionEnvelope toEnvelope(
                 RunId runId,
                 Optional<Revision> revision,
                 Optional<String> runtimeVersion,
+                Optional<Sha256Digest> runtimeSha256,
                 Duration elapsed,
                 Optional<Path> retainedStaging) {
             List<Diagnostic> all = new ArrayList<>(errors);
-            if (retainedStaging.isPresent() && status != ExecutionStatus.SUCCEEDED) {
+            if (retainedStaging.isPresent()) {
                 all.add(Diagnostic.warning(
                         ErrorCode.STAGING_RETAINED,
                         "",
                         cleanup == CleanupStatus.UNKNOWN
                                 ? "the staging directory was retained because cleanup was not proven"
-                                : "the staging directory could not be removed; the janitor will retry"));
+                                : "the staging directory could not be removed; it is kept and listed as"
+                                        + " unresolved"));
             }
             CleanupReport report = switch (cleanup) {
                 case PROVEN -> new CleanupReport(CleanupStatus.PROVEN, descendantsSeen, detachedSeen, retainedStaging);
                 case UNKNOWN -> CleanupReport.unknown(descendantsSeen, detachedSeen, retainedStaging);
                 case NOT_STARTED -> new CleanupReport(CleanupStatus.NOT_STARTED, 0, false, retainedStaging);
             };
+            boolean refused = status == ExecutionStatus.REFUSED;
+            Optional<String> version = refused ? Optional.empty() : runtimeVersion;
             return new ExecutionEnvelope(
                     status,
                     runId,
                     revision,
-                    status == ExecutionStatus.REFUSED ? Optional.empty() : runtimeVersion,
+                    version,
                     elapsed,
                     exit,
                     output,
                     all,
                     report,
-                    status == ExecutionStatus.REFUSED ? HardeningLayer.NONE : hardening);
+                    refused ? HardeningLayer.NONE : hardening,
+                    version.isEmpty() ? Optional.empty() : runtimeSha256);
         }
     }
 

@@ -248,7 +248,13 @@ public final class RunExecution implements ExecutionHandle {
         if (decision.mayRemoveStaging() && staged.remove().isEmpty()) {
             retained = Optional.empty();
         }
-        return decision.toEnvelope(request.runId(), revision, Optional.of(verified.version()), elapsed(), retained);
+        return decision.toEnvelope(
+                request.runId(),
+                revision,
+                Optional.of(verified.version()),
+                verified.identity().binaryDigest(),
+                elapsed(),
+                retained);
     }
 
     private SupervisionResult supervise(LaunchSpec spec) throws InterruptedException {
@@ -380,7 +386,13 @@ public final class RunExecution implements ExecutionHandle {
                         false,
                         ProcessExit.notObserved(),
                         HardeningLayer.NONE)
-                .toEnvelope(request.runId(), Optional.of(request.revision()), Optional.empty(), elapsed(), retained);
+                .toEnvelope(
+                        request.runId(),
+                        Optional.of(request.revision()),
+                        Optional.empty(),
+                        Optional.empty(),
+                        elapsed(),
+                        retained);
     }
 
     private Duration elapsed() {

@@ -1,6 +1,7 @@
 package dev.skillgate.runner.internal;
 
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Limits;
@@ -100,14 +101,20 @@ public final class Staging {
     }
 
     /**
-     * Ensures {@code <dataDir>/staging} exists as a private real directory and returns it.
+     * Ensures {@code <dataDir>/staging} exists as a private real directory and returns it. Before
+     * anything is created, and again once the directories exist, the data directory and the staging
+     * root must pass {@link DirectoryPlacement}: no directory on their path may be changeable by
+     * another user or group (decision 0520).
      *
-     * @throws StagingException STAGING_FAILED if it is a link, not a directory, or accessible to others
+     * @throws StagingException DATA_DIRECTORY_UNSAFE when another user could change them;
+     *     STAGING_FAILED if the root is a link, not a directory, or accessible to others
      */
     public static Path stagingRoot(Path dataDir) throws StagingException {
+        refuseUnsafe(dataDir, "data directory");
         try {
             if (!Files.exists(dataDir)) {
                 Files.createDirectories(dataDir, DIR_0700);
+                refuseUnsafe(dataDir, "data directory");
             }
             Path root = dataDir.resolve(STAGING);
             try {
@@ -124,11 +131,20 @@ public final class Staging {
             if (!PERM_0700.containsAll(perms)) {
                 throw new StagingException(ErrorCode.STAGING_FAILED, "the staging root is accessible to other users");
             }
+            refuseUnsafe(root, "staging directory");
             return root;
         } catch (IOException | UnsupportedOperationException e) {
             throw new StagingException(
                     ErrorCode.STAGING_FAILED,
                     "the staging root could not be prepared: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private static void refuseUnsafe(Path dir, String what) throws StagingException {
+        Optional<Diagnostic> unsafe = DirectoryPlacement.check(dir.toAbsolutePath(), what);
+        if (unsafe.isPresent()) {
+            throw new StagingException(
+                    ErrorCode.DATA_DIRECTORY_UNSAFE, unsafe.get().message());
         }
     }
 

@@ -8,10 +8,22 @@ public final class StagingException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final transient ErrorCode code;
+    private final String location;
 
     public StagingException(ErrorCode code, String message) {
+        this(code, "", message);
+    }
+
+    /** A failure located at {@code location} (a path; "" for none). */
+    public StagingException(ErrorCode code, String location, String message) {
         super(message);
         this.code = Objects.requireNonNull(code, "code");
+        this.location = Objects.requireNonNull(location, "location");
+    }
+
+    /** Where it failed ("" for none). */
+    public String location() {
+        return location;
     }
 
     /** The code to report. */

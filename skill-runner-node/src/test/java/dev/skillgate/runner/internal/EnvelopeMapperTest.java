@@ -50,7 +50,7 @@ class EnvelopeMapperTest {
     }
 
     static ExecutionEnvelope envelope(EnvelopeMapper.Decision d, Optional<Path> retained) {
-        return d.toEnvelope(RUN, REV, Optional.of("v20.20.2"), Duration.ofMillis(90), retained);
+        return d.toEnvelope(RUN, REV, Optional.of("v20.20.2"), Optional.empty(), Duration.ofMillis(90), retained);
     }
 
     static ExecutionEnvelope map(SupervisionResult r) {
@@ -69,6 +69,59 @@ class EnvelopeMapperTest {
         assertThat(e.hardening()).isEqualTo(HardeningLayer.L1);
         assertThat(e.runtimeVersion()).contains("v20.20.2");
         assertThat(e.revision()).isEqualTo(REV);
+    }
+
+    @Test
+    void aSuccessWhoseStagingCouldNotBeRemovedStillSucceedsAndAlwaysSaysSo() {
+        EnvelopeMapper.Decision d = EnvelopeMapper.decide(
+                result(Outcome.EXITED, ProcessExit.code(0), "{\"a\":1}", PROVEN),
+                OK,
+                new TestSupport.StrictJsonCheck());
+        Path kept = Path.of("/data/staging/x");
+        ExecutionEnvelope e = envelope(d, Optional.of(kept));
+        assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+        assertThat(e.output()).contains("{\"a\":1}");
+        assertThat(e.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+        assertThat(e.cleanup().retainedStaging()).contains(kept);
+        assertThat(e.errorCodes()).containsExactly(ErrorCode.STAGING_RETAINED);
+        assertThat(e.errors().get(0).isError()).isFalse();
+        assertThat(e.errors().get(0).message()).contains("could not be removed");
+    }
+
+    @Test
+    void theRuntimeDigestIsReportedWithTheVersionAndNeverForARefusal() {
+        dev.skillgate.model.Sha256Digest digest = dev.skillgate.model.Sha256Digest.hash(new byte[] {1});
+        EnvelopeMapper.Decision ok = EnvelopeMapper.decide(
+                result(Outcome.EXITED, ProcessExit.code(0), "{\"a\":1}", PROVEN),
+                OK,
+                new TestSupport.StrictJsonCheck());
+        assertThat(ok.toEnvelope(
+                                RUN,
+                                REV,
+                                Optional.of("v20.20.2"),
+                                Optional.of(digest),
+                                Duration.ofMillis(1),
+                                Optional.empty())
+                        .runtimeSha256())
+                .contains(digest);
+        EnvelopeMapper.Decision refused = EnvelopeMapper.decide(
+                new SupervisionResult(
+                        Outcome.SETUP_FAILED,
+                        ProcessExit.notObserved(),
+                        new byte[0],
+                        new byte[0],
+                        CleanupEvidence.nothingStarted(),
+                        HardeningLayer.L1,
+                        Duration.ZERO,
+                        "RUNTIME_MISMATCH: executable digest mismatch"),
+                OK,
+                new TestSupport.StrictJsonCheck());
+        ExecutionEnvelope r = refused.toEnvelope(
+                RUN, REV, Optional.of("v20.20.2"), Optional.of(digest), Duration.ofMillis(1), Optional.empty());
+        assertThat(r.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(r.errorCodes()).containsExactly(ErrorCode.RUNTIME_MISMATCH);
+        assertThat(r.runtimeVersion()).isEmpty();
+        assertThat(r.runtimeSha256()).isEmpty();
     }
 
     @Test

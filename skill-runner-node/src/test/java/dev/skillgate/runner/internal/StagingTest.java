@@ -210,6 +210,34 @@ class StagingTest {
     }
 
     @Test
+    void aDataDirectoryBelowADirectoryOthersCanWriteIsRefusedBeforeAnythingIsCreated() throws Exception {
+        Path shared = Files.createDirectory(base.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path data = shared.resolve("data");
+        assertThatThrownBy(() -> Staging.stage(
+                        data,
+                        RunId.of("run-1"),
+                        bundle(),
+                        new OwnerRecord.Owner(ProcessHandle.current().pid(), ProcessLiveness.currentJvmToken()),
+                        Staging.newAttempt()))
+                .isInstanceOf(StagingException.class)
+                .hasMessageContaining("data directory " + data)
+                .hasMessageContaining(shared + " is writable by group or others")
+                .extracting(e -> ((StagingException) e).code())
+                .isEqualTo(ErrorCode.DATA_DIRECTORY_UNSAFE);
+        assertThat(data).doesNotExist();
+        // An existing data directory that others may write is refused too, and nothing is added to it.
+        Path loose = Files.createDirectory(base.resolve("loose"));
+        Files.setPosixFilePermissions(loose, PosixFilePermissions.fromString("rwxrwx---"));
+        assertThatThrownBy(() -> Staging.stagingRoot(loose))
+                .extracting(e -> ((StagingException) e).code())
+                .isEqualTo(ErrorCode.DATA_DIRECTORY_UNSAFE);
+        try (var s = Files.list(loose)) {
+            assertThat(s).isEmpty();
+        }
+    }
+
+    @Test
     void collidingPathsFailStagingAndLeaveNothingBehind() throws Exception {
         Map<PortablePath, byte[]> files = new TreeMap<>();
         files.put(PortablePath.of("a"), new byte[] {1});
