@@ -493,7 +493,8 @@ public enum ErrorCode {
     ENGINE_CLOSED(ErrorGroup.EXECUTION, "The `SkillGate` instance is closed; nothing new starts."),
     /** An adapter could not complete a tool call because of an unexpected error; it failed closed. */
     TOOL_CALL_FAILED(
-            ErrorGroup.EXECUTION, "An adapter could not complete a tool call because of an unexpected error; it failed closed."),
+            ErrorGroup.EXECUTION,
+            "An adapter could not complete a tool call because of an unexpected error; it failed closed."),
     // --- SUPERVISION ---
     /** No supervisor that can prove cleanup exists here, and the portable one was not chosen. */
     PROCESS_OWNERSHIP_UNSUPPORTED(

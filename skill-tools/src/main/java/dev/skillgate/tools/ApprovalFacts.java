@@ -58,7 +58,9 @@ public final class ApprovalFacts {
         m.put("run", request.run().value());
         m.put("agent", request.agent().value());
         m.put("workspace", request.workspace().realPath().toString());
-        m.put("runtime", request.runtime().executable() + " " + request.runtime().version());
+        m.put(
+                "runtime",
+                request.runtime().executable() + " " + request.runtime().version());
         m.put("argv", request.argv());
         m.put("timeoutMs", request.timeout().millis());
         m.put("maxOutputBytes", request.outputLimit().bytes());

@@ -221,8 +221,8 @@ public final class SkillTools {
             if (read.value().isPresent() && read.value().get().text().isPresent()) {
                 return new ToolResult.Success(read.value().get().text().get());
             }
-            Diagnostic why = read.diagnostic()
-                    .orElse(Diagnostic.error(ErrorCode.READ_IO, path, "the file could not be read"));
+            Diagnostic why =
+                    read.diagnostic().orElse(Diagnostic.error(ErrorCode.READ_IO, path, "the file could not be read"));
             return ToolResult.Failure.refused(READ_SKILL_RESOURCE, List.of(why));
         } catch (RuntimeException e) {
             return failed(READ_SKILL_RESOURCE, e);

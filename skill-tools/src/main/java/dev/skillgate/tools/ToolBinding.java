@@ -1,9 +1,9 @@
 package dev.skillgate.tools;
 
+import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.RunId;
-import dev.skillgate.engine.ExecutionRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
