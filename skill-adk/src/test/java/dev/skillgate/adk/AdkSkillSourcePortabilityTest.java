@@ -22,11 +22,14 @@ import org.junit.jupiter.api.Test;
  * Skillgate's reference-compatible profile (the official {@code skills-ref} rules).
  */
 class AdkSkillSourcePortabilityTest {
-    private static final Path EXAMPLES = Path.of("..", "examples", "skills").toAbsolutePath().normalize();
+    private static final Path EXAMPLES =
+            Path.of("..", "examples", "skills").toAbsolutePath().normalize();
 
     private static List<Path> bundles() throws IOException {
         try (Stream<Path> s = Files.list(EXAMPLES)) {
-            return s.filter(p -> Files.isRegularFile(p.resolve("SKILL.md"))).sorted().toList();
+            return s.filter(p -> Files.isRegularFile(p.resolve("SKILL.md")))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -41,7 +44,9 @@ class AdkSkillSourcePortabilityTest {
         for (Path bundle : bundles) {
             String name = bundle.getFileName().toString();
             ValidationReport reference = SkillValidator.validate(bundle, ValidationProfile.REFERENCE_COMPATIBLE);
-            assertThat(reference.portable()).as(name + " under the reference rules").isTrue();
+            assertThat(reference.portable())
+                    .as(name + " under the reference rules")
+                    .isTrue();
             assertThat(loaded).as("ADK loaded " + name).containsKey(name);
             Frontmatter fm = loaded.get(name);
             assertThat(fm.name()).isEqualTo(name);

@@ -41,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  * as MCP elicitations answered by this client.
  */
 class SkillgateMcpServerTest {
-    private static final String HOST = McpStdioTestHost.class.getName();
+    private static final String HOST = dev.skillgate.mcp.example.McpStdioHost.class.getName();
 
     @TempDir
     Path tmp;
