@@ -26,6 +26,7 @@ public final class Bench {
             case "capture" -> dev.skillgate.benchmarks.ratios.CaptureRatio.main(rest);
             case "peers" -> dev.skillgate.benchmarks.peers.PeerComparison.main(rest);
             case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
+            case "guard" -> dev.skillgate.benchmarks.launch.GuardCost.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
             case "jmh-table" -> JmhTable.main(rest);
             case "machine" -> System.out.println(Machine.describe());
@@ -45,6 +46,7 @@ public final class Bench {
                   peers [--python-ref DIR] [--no-install]
                                            skills-ref 0.1.5 and ajv 8 on the same inputs (npm, node)
                   launch [rounds]          supervised execute vs bare ProcessBuilder spawn, interleaved
+                  guard [rounds]           the module guard's CPU time per launch, 1 and 64 files, paired
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
                   jmh-table FILE           a JMH JSON result file as a Markdown table
                   machine                  the machine description printed with every figure

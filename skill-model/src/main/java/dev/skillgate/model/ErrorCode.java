@@ -455,6 +455,10 @@ public enum ErrorCode {
     STAGING_TAMPERED(ErrorGroup.STAGING, "A staged file differs from the captured revision before spawn."),
     /** The staging directory was retained because cleanup was not proven. */
     STAGING_RETAINED(ErrorGroup.STAGING, "The staging directory was retained because cleanup was not proven."),
+    /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
+    STAGED_MODULE_CHANGED(
+            ErrorGroup.STAGING,
+            "A staged module's bytes differed from the approved ones when Node loaded it; the run was ended."),
     // --- EXECUTION ---
     /** The skill has no usable execution manifest. */
     EXECUTION_UNAVAILABLE(ErrorGroup.EXECUTION, "The skill has no usable execution manifest."),

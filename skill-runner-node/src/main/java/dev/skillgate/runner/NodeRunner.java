@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The direct-argv Node runner (SPEC §10): runs exactly the consented captured bytes with exactly the
@@ -59,7 +60,8 @@ public final class NodeRunner {
      * {@code verified}, for an approval request (SPEC §8): the real node path, the fixed flags of
      * that version, {@code --}, and the absolute staged entrypoint. The run directory's random
      * 32-hex attempt token is chosen at staging time, so it is shown as
-     * {@value #ATTEMPT_PLACEHOLDER}; every other element is exactly what the supervisor receives.
+     * {@value #ATTEMPT_PLACEHOLDER}, and the module guard's {@code data:} URL as
+     * {@value #MODULE_GUARD_PLACEHOLDER}; every other element is exactly what the supervisor receives.
      * Starts nothing and reads nothing.
      */
     public List<String> argvPreview(NodeRuntime.Verified verified, RunId runId, PortablePath entrypoint) {
@@ -68,7 +70,7 @@ public final class NodeRunner {
         Objects.requireNonNull(entrypoint, "entrypoint");
         List<String> argv = new ArrayList<>();
         argv.add(runtime.executable().toString());
-        argv.addAll(NodeFlags.forVersion(verified.major(), verified.minor()));
+        argv.addAll(NodeFlags.forVersion(verified.major(), verified.minor(), Optional.of(MODULE_GUARD_PLACEHOLDER)));
         Path bundle = dataDirectory
                 .resolve(Staging.STAGING)
                 .resolve(ATTEMPT_PLACEHOLDER + "-" + runId.value())
@@ -79,6 +81,15 @@ public final class NodeRunner {
 
     /** Stands for the run directory's random attempt token in {@link #argvPreview}. */
     public static final String ATTEMPT_PLACEHOLDER = "<attempt>";
+
+    /**
+     * Stands for the module guard's {@code --import} value in {@link #argvPreview} (decision 0510):
+     * {@code data:text/javascript;base64,} and the runner's fixed guard source with the table of the
+     * approved files' SHA-256 digests, the staged bundle's real path and the entrypoint. The source
+     * is fixed by this runner's version and the table by the revision, so the placeholder adds
+     * nothing the approval does not already bind; the URL itself is tens of kilobytes.
+     */
+    public static final String MODULE_GUARD_PLACEHOLDER = dev.skillgate.runner.internal.ModuleGuard.PLACEHOLDER;
 
     /** Runs an execution and waits for its envelope. */
     public ExecutionEnvelope run(NodeRunRequest request) {

@@ -243,9 +243,13 @@ public abstract class RealNodeRunnerContract {
         }
         assertThat(out).contains("\"PATH\":\"/usr/bin:/bin\"", "\"LANG\":\"C.UTF-8\"");
         assertThat(out).doesNotContain("\"TZ\"");
+        // The fixed flags, then the module guard (decision 0510): --expose-internals where Node has no
+        // module.registerHooks, and --import with the guard's data: URL.
         assertThat(out)
-                .contains("\"execArgv\":[\"--no-addons\",\"--no-global-search-paths\",\"--disable-proto=delete\","
-                        + "\"--unhandled-rejections=strict\"]");
+                .containsPattern(
+                        "\"execArgv\":\\[\"--no-addons\",\"--no-global-search-paths\",\"--disable-proto=delete\","
+                                + "\"--unhandled-rejections=strict\",(\"--expose-internals\",)?\"--import\","
+                                + "\"data:text/javascript;base64,[A-Za-z0-9+/=]+\"\\]");
         assertThat(out).contains("\"execPath\":\"" + TestSupport.node().toRealPath() + "\"");
         // Exactly SPEC §10's four variables: PATH, HOME, TMPDIR, LANG.
         String env = out.substring(out.indexOf("\"env\":{") + 7, out.indexOf('}', out.indexOf("\"env\":{")));

@@ -76,7 +76,76 @@ public final class LaunchOverhead {
     private static final List<String> RUNNER_FLAGS = List.of(
             "--no-addons", "--no-global-search-paths", "--disable-proto=delete", "--unhandled-rejections=strict", "--");
 
+    /** Files of the wide skill (the entry and the modules it imports). */
+    static final int WIDE_FILES = 64;
+
+    static final PortablePath WIDE_ENTRY = PortablePath.of("entry.mjs");
+    static final String BARE_WIDE = "bare, 64-file skill";
+    static final String RUNNER_WIDE = "runner (Linux supervisor), 64-file skill (paired with its own bare spawn)";
+
+    static final String BARE_GUARD = "bare, runner's flags + module guard (paired with bare, runner's flags)";
+    static final String BARE_WIDE_FLAGS = "bare, 64-file skill, runner's flags (paired with bare, 64-file skill)";
+    static final String BARE_WIDE_GUARD =
+            "bare, 64-file skill, runner's flags + module guard (paired with bare, 64-file skill, runner's flags)";
+
+    /** Variants judged against another baseline than {@code bare}: the pair differs only in what is measured. */
+    static final Map<String, String> PAIRED_WITH = Map.of(
+            RUNNER_WIDE, BARE_WIDE,
+            BARE_GUARD, "bare, runner's flags",
+            BARE_WIDE_FLAGS, BARE_WIDE,
+            BARE_WIDE_GUARD, BARE_WIDE_FLAGS);
+
+    /**
+     * The runner's argv for a bundle written at {@code dir}: node, the fixed flags, the module guard's
+     * flags and {@code --}, then the entry (the runner's internal {@code ModuleGuard}, reachable on the
+     * benchmarks' class path, decision 0280).
+     */
+    static List<String> guarded(
+            String version, Path dir, Path entry, PortablePath entryPath, Map<PortablePath, byte[]> files)
+            throws IOException {
+        String[] parts = version.substring(1).split("\\.");
+        int major = Integer.parseInt(parts[0]);
+        int minor = Integer.parseInt(parts[1]);
+        String url = dev.skillgate.runner.internal.ModuleGuard.url(
+                dir.toRealPath().toString(), entry.toString(), entryPath, files);
+        List<String> argv = new ArrayList<>(List.of(NODE.toString()));
+        argv.addAll(dev.skillgate.runner.internal.NodeFlags.forVersion(major, minor, java.util.Optional.of(url)));
+        argv.add(entry.toString());
+        return argv;
+    }
+
     private LaunchOverhead() {}
+
+    /**
+     * A bundle of {@code files} ES modules: {@code entry.mjs} imports {@code lib/m01.mjs} …, each
+     * exporting one number, and prints {@code {"echo": <input>}} like {@code echo.mjs}.
+     */
+    static Map<PortablePath, byte[]> wideBundle(int files) {
+        Map<PortablePath, byte[]> bundle = new LinkedHashMap<>();
+        StringBuilder entry = new StringBuilder("import { readFileSync } from 'node:fs';\n");
+        StringBuilder sum = new StringBuilder("0");
+        for (int i = 1; i < files; i++) {
+            String name = String.format(Locale.ROOT, "m%02d", i);
+            bundle.put(
+                    PortablePath.of("lib/" + name + ".mjs"),
+                    ("export const value = " + i + ";\n").getBytes(StandardCharsets.UTF_8));
+            entry.append("import { value as ")
+                    .append(name)
+                    .append(" } from './lib/")
+                    .append(name)
+                    .append(".mjs';\n");
+            sum.append(" + ").append(name);
+        }
+        entry.append("const input = JSON.parse(readFileSync(0, 'utf8'));\n")
+                .append("if (")
+                .append(sum)
+                .append(" !== ")
+                .append((files - 1) * files / 2)
+                .append(") throw new Error('a module is missing');\n")
+                .append("process.stdout.write(JSON.stringify({ echo: input }));\n");
+        bundle.put(WIDE_ENTRY, entry.toString().getBytes(StandardCharsets.UTF_8));
+        return bundle;
+    }
 
     /** One timed variant; returns nanoseconds. */
     interface Variant {
@@ -145,6 +214,10 @@ public final class LaunchOverhead {
         flagged.addAll(RUNNER_FLAGS);
         flagged.add(script.toString());
         variants.put("bare, runner's flags", () -> bare(flagged, workspace, invocation));
+        // The module guard alone (decision 0510): the same spawn with the runner's flags and the guard's
+        // --import for this one-file bundle, paired with the spawn with the runner's flags.
+        List<String> oneGuarded = guarded(version, scriptDir, script, NodeFixture.ECHO_MJS.portablePath(), files);
+        variants.put(BARE_GUARD, () -> bare(oneGuarded, workspace, invocation));
         if (Files.isExecutable(SETSID)) {
             variants.put(
                     "bare in a new session (`setsid`)",
@@ -189,6 +262,44 @@ public final class LaunchOverhead {
                     return System.nanoTime() - t0;
                 });
 
+        // The 64-file skill: an entry that statically imports 63 modules of its own bundle. Its bare
+        // spawn is the baseline of its runner variant (paired per round, like the one-file pair).
+        Map<PortablePath, byte[]> wide = wideBundle(WIDE_FILES);
+        Path wideDir = Files.createDirectories(base.resolve("bare-wide"));
+        for (Map.Entry<PortablePath, byte[]> e : wide.entrySet()) {
+            Path f = e.getKey().resolveUnder(wideDir);
+            Files.createDirectories(f.getParent());
+            Files.write(f, e.getValue());
+        }
+        Path wideEntry = WIDE_ENTRY.resolveUnder(wideDir);
+        ExecutionManifest wideManifest = new ExecutionManifest(
+                1,
+                WIDE_ENTRY,
+                List.copyOf(wide.keySet()),
+                "{\"type\":\"object\",\"properties\":{}}",
+                outputSchema,
+                Timeout.DEFAULT,
+                OutputLimit.DEFAULT);
+        Revision wideRevision = Revision.compute(wide);
+        variants.put(BARE_WIDE, () -> bare(List.of(NODE.toString(), wideEntry.toString()), workspace, invocation));
+        List<String> wideFlagged = new ArrayList<>(List.of(NODE.toString()));
+        wideFlagged.addAll(RUNNER_FLAGS);
+        wideFlagged.add(wideEntry.toString());
+        variants.put(BARE_WIDE_FLAGS, () -> bare(wideFlagged, workspace, invocation));
+        List<String> wideGuarded = guarded(version, wideDir, wideEntry, WIDE_ENTRY, wide);
+        variants.put(BARE_WIDE_GUARD, () -> bare(wideGuarded, workspace, invocation));
+        variants.put(RUNNER_WIDE, () -> {
+            NodeRunRequest request =
+                    new NodeRunRequest(RunId.random(), wideManifest, wide, wideRevision, invocation, workspace, check);
+            long t0 = System.nanoTime();
+            ExecutionEnvelope envelope = runner.run(request);
+            long t1 = System.nanoTime();
+            if (envelope.status() != ExecutionStatus.SUCCEEDED) {
+                throw new IllegalStateException("the runner must succeed on the 64-file skill: " + envelope);
+            }
+            return t1 - t0;
+        });
+
         EngineVariants engine = EngineVariants.create(base, version, NodeFixture.ECHO_MJS, invocation, workspace);
         variants.put(EngineVariants.TRUSTED, engine::trusted);
         variants.put(EngineVariants.ASK, engine::askEachTime);
@@ -207,8 +318,8 @@ public final class LaunchOverhead {
             }
             if (round >= 0) {
                 thisRound.forEach((k, ns) -> samples.get(k).add(ns));
-                long bare = thisRound.get("bare");
                 thisRound.forEach((k, ns) -> {
+                    long bare = thisRound.get(PAIRED_WITH.getOrDefault(k, "bare"));
                     ratios.computeIfAbsent(k, x -> new ArrayList<>()).add((double) ns / bare);
                     added.computeIfAbsent(k, x -> new ArrayList<>()).add((ns - bare) / 1e6);
                 });
@@ -221,6 +332,8 @@ public final class LaunchOverhead {
                 version,
                 rounds,
                 warmup);
+        System.out.println(
+                "(the 64-file runner variant is paired with the 64-file bare spawn, every other with `bare`)");
         System.out.println("| variant | median ms (p25–p75) | min ms | added vs bare, paired per round: median"
                 + " (p25–p75) | ratio to bare, paired per round: median (p25–p75) | target ≤ 5 ms and ≤ 1.10× |");
         System.out.println("|---|---:|---:|---:|---:|---|");

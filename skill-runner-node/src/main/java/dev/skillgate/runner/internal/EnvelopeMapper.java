@@ -175,14 +175,23 @@ public final class EnvelopeMapper {
             errors.add(protocol("the supervisor returned more output than the limits allow"));
         }
 
+        // The module guard's line on stderr (decision 0510) names the cause and fails the run whatever the
+        // exit: a script that prints it only fails itself. Its own exit (code 86, or SIGKILL from a worker
+        // thread) is then not reported a second time.
+        Optional<ErrorCode> guard = r.stderrSize() == 0 ? Optional.empty() : ModuleGuard.report(r.stderr());
+        guard.ifPresent(code -> errors.add(Diagnostic.error(code, "", guardMessage(code))));
         Optional<String> output = Optional.empty();
         switch (r.outcome()) {
             case EXITED -> {
                 if (r.exit() instanceof ProcessExit.Code c && c.code() != 0) {
-                    errors.add(Diagnostic.error(
-                            ErrorCode.EXEC_NONZERO_EXIT, "", "the script exited with code " + c.code()));
+                    if (guard.isEmpty() || c.code() != ModuleGuard.CHANGED_EXIT) {
+                        errors.add(Diagnostic.error(
+                                ErrorCode.EXEC_NONZERO_EXIT, "", "the script exited with code " + c.code()));
+                    }
                 } else if (r.exit() instanceof ProcessExit.Signal s) {
-                    errors.add(signalled(s));
+                    if (guard.isEmpty()) {
+                        errors.add(signalled(s));
+                    }
                 } else if (r.exit() instanceof ProcessExit.NotObserved) {
                     errors.add(protocol("the supervisor reported an exit it did not observe"));
                 } else if (errors.isEmpty()) {
@@ -192,11 +201,15 @@ public final class EnvelopeMapper {
                     output = checked.output;
                 }
             }
-            case SIGNALED ->
-                errors.add(
-                        r.exit() instanceof ProcessExit.Signal s
-                                ? signalled(s)
-                                : Diagnostic.error(ErrorCode.EXEC_SIGNALLED, "", "the script was ended by a signal"));
+            case SIGNALED -> {
+                if (guard.isEmpty()) {
+                    errors.add(
+                            r.exit() instanceof ProcessExit.Signal s
+                                    ? signalled(s)
+                                    : Diagnostic.error(
+                                            ErrorCode.EXEC_SIGNALLED, "", "the script was ended by a signal"));
+                }
+            }
             case TIMED_OUT ->
                 errors.add(Diagnostic.error(ErrorCode.EXEC_TIMEOUT, "", "the script ran past its deadline"));
             case CANCELLED ->
@@ -353,6 +366,12 @@ public final class EnvelopeMapper {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    private static String guardMessage(ErrorCode code) {
+        return code == ErrorCode.STAGED_MODULE_CHANGED
+                ? "a staged module differed from the approved bytes when Node loaded it; the run was ended"
+                : "this Node version could not take the module guard; nothing of the skill ran";
     }
 
     private static Diagnostic signalled(ProcessExit.Signal s) {

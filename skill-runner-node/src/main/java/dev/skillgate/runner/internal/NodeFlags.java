@@ -16,7 +16,19 @@ public final class NodeFlags {
 
     private NodeFlags() {}
 
-    /** The flags for a runtime of the given version, in order; the last is always {@code --}. */
+    /**
+     * The flags for a runtime of the given version, in order, with the module guard's flags (decision
+     * 0510) before the final {@code --} when {@code guardUrl} is present and the version supports it.
+     */
+    public static List<String> forVersion(int major, int minor, java.util.Optional<String> guardUrl) {
+        List<String> flags = new ArrayList<>(forVersion(major, minor));
+        if (guardUrl.isPresent() && ModuleGuard.supports(major, minor)) {
+            flags.addAll(flags.size() - 1, ModuleGuard.flags(major, minor, guardUrl.get()));
+        }
+        return List.copyOf(flags);
+    }
+
+    /** The fixed flags without the module guard, in order; the last is always {@code --}. */
     public static List<String> forVersion(int major, int minor) {
         if (major < MIN_MAJOR) {
             throw new IllegalArgumentException("Node " + MIN_MAJOR + " or newer is required");

@@ -161,6 +161,11 @@ public final class RunExecution implements ExecutionHandle {
             return refusedWith(List.of(r.reason()), Optional.empty());
         }
         NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
+        if (!ModuleGuard.supports(verified.major(), verified.minor())) {
+            return refused(
+                    ErrorCode.RUNTIME_UNAVAILABLE,
+                    "Node " + verified.version() + " cannot confine module loading; Node 20.6 or newer is required");
+        }
         if (cancelled) {
             return refused(ErrorCode.EXEC_ABORTED, "the run was aborted before staging");
         }
@@ -183,8 +188,25 @@ public final class RunExecution implements ExecutionHandle {
         // The staged files are re-hashed once, in the ownership recorder right before the child starts
         // (decision 0333): a check here as well would only repeat it a few milliseconds earlier.
 
-        List<String> args = new ArrayList<>(NodeFlags.forVersion(verified.major(), verified.minor()));
-        args.add(staged.staged(request.manifest().entrypoint()).toString());
+        // The module guard (decision 0510): its table is the approved capture's digests, taken from the
+        // request's bytes, and its root the staged bundle's real path, so that Node's own real paths match it.
+        String entryArgument = staged.staged(request.manifest().entrypoint()).toString();
+        String guardUrl;
+        try {
+            guardUrl = ModuleGuard.url(
+                    staged.bundle().toRealPath().toString(),
+                    entryArgument,
+                    request.manifest().entrypoint(),
+                    files);
+        } catch (IOException | IllegalArgumentException e) {
+            return refusedAfterStaging(
+                    staged,
+                    ErrorCode.STAGING_FAILED,
+                    "the module guard could not be prepared: " + e.getClass().getSimpleName());
+        }
+        List<String> args =
+                new ArrayList<>(NodeFlags.forVersion(verified.major(), verified.minor(), Optional.of(guardUrl)));
+        args.add(entryArgument);
         OwnershipRecorder recorder = identity -> recordOwnership(staged, identity, files.size());
         LaunchSpec spec = new LaunchSpec(
                 request.runId(),
