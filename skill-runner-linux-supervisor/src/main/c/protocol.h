@@ -5,8 +5,9 @@
 #ifndef SKILLGATE_PROTOCOL_H
 #define SKILLGATE_PROTOCOL_H
 
-#define SV_VERSION "1.0.0"
-#define SV_PROTOCOL 1
+#define SV_VERSION "1.1.0"
+/* 2: the seal byte before the request; the working-directory identity in the request. */
+#define SV_PROTOCOL 2
 
 /* Request (Java -> helper stdin). */
 #define REQ_MAGIC "SKSV"
@@ -32,6 +33,13 @@
 #define VERIFY_NONE 0
 #define VERIFY_FULL 1
 #define VERIFY_IDENTITY 2
+
+/* Working-directory check (request byte 2). */
+#define CWD_OPEN_ONLY 0
+#define CWD_CHECK_IDENTITY 1
+
+/* Seal (Java -> helper stdin, before the request): the JVM has verified the running image. */
+#define SEAL_VERIFIED 'V'
 
 /* Lifeline bytes (Java -> helper stdin, after the request). */
 #define LIFELINE_GO 'G'
@@ -101,6 +109,7 @@
 #define SC_SUBREAPER 10
 #define SC_RESOURCE 11
 #define SC_LIFELINE_PROTOCOL 12
+#define SC_WORKSPACE_CHANGED 13
 #define SC_CHILD_SETSID 20
 #define SC_CHILD_SIGNALS 21
 #define SC_CHILD_PDEATHSIG 22

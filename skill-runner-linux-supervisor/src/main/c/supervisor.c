@@ -272,9 +272,11 @@ static void emit_end(void) {
 struct request {
     uint8_t policy;
     uint8_t verify_mode;
+    uint8_t cwd_mode;
     uint8_t digest[32];
     uint64_t id_dev, id_ino, id_size;
     int64_t id_mtime_s, id_mtime_ns, id_ctime_s, id_ctime_ns;
+    uint64_t cwd_dev, cwd_ino;
     uint32_t wall_ms, grace_ms, kill_ms, stdout_max, stderr_max;
     uint64_t cpu_s, data_bytes, fsize_bytes, nofile;
     char *exe;
@@ -406,8 +408,8 @@ static int parse_request(const uint8_t *body, size_t len, struct request *rq) {
     memset(rq, 0, sizeof *rq);
     rq->policy = cur_u8(&c);
     rq->verify_mode = cur_u8(&c);
-    uint8_t reserved0 = cur_u8(&c);
-    uint8_t reserved1 = cur_u8(&c);
+    rq->cwd_mode = cur_u8(&c);
+    uint8_t reserved = cur_u8(&c);
     cur_bytes(&c, rq->digest, sizeof rq->digest);
     rq->id_dev = cur_u64(&c);
     rq->id_ino = cur_u64(&c);
@@ -416,6 +418,8 @@ static int parse_request(const uint8_t *body, size_t len, struct request *rq) {
     rq->id_mtime_ns = (int64_t)cur_u64(&c);
     rq->id_ctime_s = (int64_t)cur_u64(&c);
     rq->id_ctime_ns = (int64_t)cur_u64(&c);
+    rq->cwd_dev = cur_u64(&c);
+    rq->cwd_ino = cur_u64(&c);
     rq->wall_ms = cur_u32(&c);
     rq->grace_ms = cur_u32(&c);
     rq->kill_ms = cur_u32(&c);
@@ -471,10 +475,10 @@ static int parse_request(const uint8_t *body, size_t len, struct request *rq) {
     rq->stdin_data = (uint8_t *)c.p;
     c.p += rq->stdin_len;
     c.left -= rq->stdin_len;
-    if (c.left != 0 || reserved0 != 0 || reserved1 != 0) {
+    if (c.left != 0 || reserved != 0) {
         return SC_REQUEST_MALFORMED;
     }
-    if (rq->policy > POLICY_REQUIRE || rq->verify_mode > VERIFY_IDENTITY) {
+    if (rq->policy > POLICY_REQUIRE || rq->verify_mode > VERIFY_IDENTITY || rq->cwd_mode > CWD_CHECK_IDENTITY) {
         return SC_REQUEST_MALFORMED;
     }
     if (strings > REQ_MAX_STRINGS_TOTAL) {
@@ -577,6 +581,7 @@ struct run {
     struct request rq;
     int layer;
     int exe_fd;
+    int cwd_fd; /* the working directory, opened (and checked) once; the child fchdir()s to it */
     int verification;
     struct file_identity exe_id;
     pid_t child;
@@ -619,6 +624,7 @@ static const char *setup_detail(uint32_t code) {
         case SC_SUBREAPER: return "subreaper could not be set or verified";
         case SC_RESOURCE: return "helper resource exhausted";
         case SC_LIFELINE_PROTOCOL: return "unexpected lifeline byte";
+        case SC_WORKSPACE_CHANGED: return "working directory is not the approved directory";
         case SC_CHILD_SETSID: return "setsid failed";
         case SC_CHILD_SIGNALS: return "signal reset failed";
         case SC_CHILD_PDEATHSIG: return "parent-death signal failed";
@@ -782,7 +788,8 @@ static void child_main(struct run *r, int stdin_r, int stdout_w, int stderr_w, i
     if (rq->data_bytes > 0) {
         set_limit(err_w, RLIMIT_DATA, rq->data_bytes);
     }
-    if (chdir(rq->cwd) < 0) {
+    /* The directory the helper opened and checked, never the path looked up again. */
+    if (fchdir(r->cwd_fd) < 0) {
         child_fail(err_w, SC_CHILD_CHDIR, errno);
     }
     if (dup2(stdin_r, 0) < 0 || dup2(stdout_w, 1) < 0 || dup2(stderr_w, 2) < 0) {
@@ -1307,6 +1314,7 @@ static void run_child(struct run *r) {
     close(err_p[1]);
     close(exec_p[1]);
     close_fd(&r->exe_fd);
+    close_fd(&r->cwd_fd);
     r->stdin_w = in_p[1];
     r->stdout_r = out_p[0];
     r->stderr_r = err_p[0];
@@ -1583,6 +1591,35 @@ static void open_and_verify(struct run *r, int *outcome, uint32_t *code, int *er
     r->verification = VERIFY_FULL;
 }
 
+/*
+ * Opens the working directory once (O_PATH: the same search-permission rule as chdir) and, when the
+ * request binds it, refuses unless the directory opened has the bound device and inode. The child
+ * fchdir()s to this descriptor, so a directory renamed away and replaced after this check is never
+ * the one the script gets (docs/supervision.md, "Working directory").
+ */
+static void open_workspace(struct run *r, int *outcome, uint32_t *code, int *err) {
+    r->cwd_fd = open(r->rq.cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (r->cwd_fd < 0) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_CHILD_CHDIR;
+        *err = errno;
+        return;
+    }
+    struct stat st;
+    if (fstat(r->cwd_fd, &st) < 0) {
+        *outcome = OUT_SPAWN_FAILED;
+        *code = SC_CHILD_CHDIR;
+        *err = errno;
+        return;
+    }
+    if (r->rq.cwd_mode == CWD_CHECK_IDENTITY
+            && ((uint64_t)st.st_dev != r->rq.cwd_dev || (uint64_t)st.st_ino != r->rq.cwd_ino)) {
+        *outcome = OUT_SETUP_FAILED;
+        *code = SC_WORKSPACE_CHANGED;
+        *err = 0;
+    }
+}
+
 /* ================================ start-up ================================ */
 
 static void read_boot_id(char out[36]) {
@@ -1694,7 +1731,22 @@ static int selftest(void) {
     return failures;
 }
 
+/*
+ * Blocks until the JVM's seal byte: until then this process stays dumpable, so that the JVM may
+ * check through /proc/<pid>/exe that the process runs the inode it verified. Then non-dumpable: a
+ * same-user script cannot ptrace us or open /proc/<helper>/fd/1 to forge frames.
+ */
+static bool await_seal(void) {
+    uint8_t b = 0;
+    bool sealed = read_full(0, &b, 1) && b == SEAL_VERIFIED;
+    prctl(PR_SET_DUMPABLE, 0);
+    return sealed;
+}
+
 static int probe(void) {
+    if (!await_seal()) {
+        return 1;
+    }
     detect_features();
     int st = selftest();
     printf("skillgate-supervisor %s\n", SV_VERSION);
@@ -1732,8 +1784,6 @@ static void harden_self(void) {
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, NULL);
-    /* Non-dumpable: a same-user script cannot ptrace us or open /proc/<helper>/fd/1 to forge frames. */
-    prctl(PR_SET_DUMPABLE, 0);
 }
 
 int main(int argc, char **argv) {
@@ -1758,12 +1808,14 @@ int main(int argc, char **argv) {
     sigaddset(&mask, SIGCHLD);
     sigprocmask(SIG_SETMASK, &mask, NULL);
     harden_self();
+    bool sealed = await_seal();
     self_pid = getpid();
     detect_features();
 
     static struct run r;
     memset(&r, 0, sizeof r);
     r.exe_fd = -1;
+    r.cwd_fd = -1;
     r.child_pidfd = -1;
     r.stdin_w = r.stdout_r = r.stderr_r = r.err_r = -1;
     r.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -1775,7 +1827,9 @@ int main(int argc, char **argv) {
     uint8_t head[9];
     uint32_t setup = SC_NONE;
     uint8_t *body = NULL;
-    if (!read_full(0, head, sizeof head)) {
+    if (!sealed) {
+        setup = SC_REQUEST_MALFORMED;
+    } else if (!read_full(0, head, sizeof head)) {
         setup = SC_REQUEST_MALFORMED;
     } else if (memcmp(head, REQ_MAGIC, 4) != 0 || head[4] != SV_PROTOCOL) {
         setup = SC_REQUEST_MALFORMED;
@@ -1810,6 +1864,9 @@ int main(int argc, char **argv) {
     int setup_errno = 0;
     if (setup == SC_NONE) {
         open_and_verify(&r, &setup_outcome, &setup, &setup_errno);
+    }
+    if (setup == SC_NONE) {
+        open_workspace(&r, &setup_outcome, &setup, &setup_errno);
     }
 
     struct proc_stat me;

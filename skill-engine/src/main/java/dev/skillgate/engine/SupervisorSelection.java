@@ -16,7 +16,10 @@ import java.util.Objects;
  * proves cleanup is used, and several are a configuration error — load order never decides
  * ({@code SUPERVISOR_AMBIGUOUS}); with none, the portable supervisor is used only if the host opted
  * in to unproven cleanup, else every execution is refused with
- * {@code PROCESS_OWNERSHIP_UNSUPPORTED}. No supervisor confines a script: every one runs it with the
+ * {@code PROCESS_OWNERSHIP_UNSUPPORTED}. A candidate that reports itself tampered with (its
+ * capabilities' detail starts with {@code SUPERVISOR_TAMPERED:}, e.g. a modified helper binary)
+ * refuses every execution with {@code SUPERVISOR_TAMPERED}, opt-in or not: a changed supervisor is an
+ * attack, never a reason to fall back to another one. No supervisor confines a script: every one runs it with the
  * host user's files and network.
  *
  * @param name the chosen supervisor's name, or {@code none}

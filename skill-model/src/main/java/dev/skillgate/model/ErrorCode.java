@@ -486,6 +486,10 @@ public enum ErrorCode {
     OUTPUT_SCHEMA(ErrorGroup.EXECUTION, "The result does not satisfy `outputSchema`."),
     /** The workspace is missing or not a directory. */
     WORKSPACE_UNAVAILABLE(ErrorGroup.EXECUTION, "The workspace is missing or not a directory."),
+    /** The directory at the workspace's path is no longer the one consent bound; nothing was started. */
+    WORKSPACE_CHANGED(
+            ErrorGroup.EXECUTION,
+            "The directory at the workspace's path is no longer the one consent bound; nothing was started."),
     /** A descendant detached from the script's process group; the run is rejected. */
     DETACHED_DESCENDANTS(
             ErrorGroup.EXECUTION, "A descendant detached from the script's process group; the run is rejected."),
@@ -508,8 +512,10 @@ public enum ErrorCode {
     CLEANUP_UNKNOWN(ErrorGroup.SUPERVISION, "Cleanup of the process tree could not be proven."),
     /** The supervisor helper is missing or cannot run. */
     SUPERVISOR_UNAVAILABLE(ErrorGroup.SUPERVISION, "The supervisor helper is missing or cannot run."),
-    /** The supervisor helper's digest differs from the shipped one. */
-    SUPERVISOR_TAMPERED(ErrorGroup.SUPERVISION, "The supervisor helper's digest differs from the shipped one."),
+    /** The supervisor helper differs from the shipped one, or the process started is not the file verified. */
+    SUPERVISOR_TAMPERED(
+            ErrorGroup.SUPERVISION,
+            "The supervisor helper differs from the shipped one, or the process started is not the file verified."),
     /** The supervisor sent a malformed or out-of-order frame. */
     SUPERVISOR_PROTOCOL(ErrorGroup.SUPERVISION, "The supervisor sent a malformed or out-of-order frame."),
     /** The supervisor helper ended abnormally. */

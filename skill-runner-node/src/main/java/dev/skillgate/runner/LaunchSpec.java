@@ -25,6 +25,10 @@ import java.util.Optional;
  *     bytes it verified (the Linux helper execs the hashed file descriptor)
  * @param arguments argv after the executable, e.g. fixed node flags and the staged entrypoint
  * @param workingDirectory absolute working directory of the child
+ * @param workingDirectoryIdentity if present, the device and inode the working directory must have:
+ *     a supervisor that honours it refuses a mismatch as {@code WORKSPACE_CHANGED} and starts the
+ *     child in the directory it checked (the Linux helper opens it once and {@code fchdir}s to that
+ *     descriptor); the portable supervisor checks it once by path before it starts the child
  * @param environment the complete child environment; nothing is inherited
  * @param stdin bytes written to the child's stdin before it is closed (copied)
  * @param stdoutLimit most stdout bytes kept; one more ends the run as an overflow
@@ -41,6 +45,7 @@ public record LaunchSpec(
         Optional<Sha256Digest> executableDigest,
         List<String> arguments,
         Path workingDirectory,
+        Optional<DirectoryIdentity> workingDirectoryIdentity,
         Map<String, String> environment,
         byte[] stdin,
         int stdoutLimit,
@@ -63,6 +68,7 @@ public record LaunchSpec(
         Objects.requireNonNull(executableDigest, "executableDigest");
         arguments = List.copyOf(arguments);
         Objects.requireNonNull(workingDirectory, "workingDirectory");
+        Objects.requireNonNull(workingDirectoryIdentity, "workingDirectoryIdentity");
         environment = Map.copyOf(environment);
         stdin = Objects.requireNonNull(stdin, "stdin").clone();
         Objects.requireNonNull(wallTimeout, "wallTimeout");
@@ -107,6 +113,84 @@ public record LaunchSpec(
         }
     }
 
+    /**
+     * A spec without a working-directory identity: the directory is used by path. A wrapper that
+     * rebuilds a spec must not use this constructor (it would drop the identity); use
+     * {@link #withOwnership} or the canonical constructor.
+     */
+    public LaunchSpec(
+            RunId runId,
+            Path executable,
+            Optional<Sha256Digest> executableDigest,
+            List<String> arguments,
+            Path workingDirectory,
+            Map<String, String> environment,
+            byte[] stdin,
+            int stdoutLimit,
+            int stderrLimit,
+            Duration wallTimeout,
+            Duration terminationGrace,
+            Duration killDeadline,
+            ResourceCeilings ceilings,
+            OwnershipRecorder ownership) {
+        this(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                Optional.empty(),
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                ownership);
+    }
+
+    /** The same spec with another ownership recorder (e.g. one that observes and delegates). */
+    public LaunchSpec withOwnership(OwnershipRecorder recorder) {
+        return new LaunchSpec(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                workingDirectoryIdentity,
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                recorder);
+    }
+
+    /** The same spec bound to a working-directory identity. */
+    public LaunchSpec withWorkingDirectoryIdentity(DirectoryIdentity identity) {
+        return new LaunchSpec(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                Optional.of(identity),
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                ownership);
+    }
+
     /** A copy of the stdin payload. */
     @Override
     public byte[] stdin() {
@@ -127,6 +211,7 @@ public record LaunchSpec(
                 && executableDigest.equals(other.executableDigest)
                 && arguments.equals(other.arguments)
                 && workingDirectory.equals(other.workingDirectory)
+                && workingDirectoryIdentity.equals(other.workingDirectoryIdentity)
                 && environment.equals(other.environment)
                 && java.util.Arrays.equals(stdin, other.stdin)
                 && stdoutLimit == other.stdoutLimit

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -26,6 +27,10 @@ import java.util.TreeMap;
  * @param revision the revision the consent was bound to
  * @param invocation the checked invocation JSON bytes written to stdin
  * @param workspace the script's working directory (absolute)
+ * @param workspaceIdentity if present, the device and inode consent bound the workspace to: the runner
+ *     refuses a workspace that no longer has it ({@code WORKSPACE_CHANGED}) and hands it to the
+ *     supervisor, which checks it again where it changes into the directory; if empty, the runner
+ *     binds the launch to the identity of the directory it resolves itself
  * @param outputCheck decides whether stdout is an acceptable result
  */
 public record NodeRunRequest(
@@ -35,6 +40,7 @@ public record NodeRunRequest(
         Revision revision,
         byte[] invocation,
         Path workspace,
+        Optional<DirectoryIdentity> workspaceIdentity,
         OutputCheck outputCheck) {
 
     public NodeRunRequest {
@@ -44,6 +50,7 @@ public record NodeRunRequest(
         Objects.requireNonNull(revision, "revision");
         Objects.requireNonNull(invocation, "invocation");
         Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(workspaceIdentity, "workspaceIdentity");
         Objects.requireNonNull(outputCheck, "outputCheck");
         TreeMap<PortablePath, byte[]> copy = new TreeMap<>();
         for (Map.Entry<PortablePath, byte[]> e : files.entrySet()) {
@@ -56,6 +63,18 @@ public record NodeRunRequest(
         if (!workspace.isAbsolute()) {
             throw new IllegalArgumentException("the workspace must be an absolute path");
         }
+    }
+
+    /** A request without a bound workspace identity (the runner binds what it resolves itself). */
+    public NodeRunRequest(
+            RunId runId,
+            ExecutionManifest manifest,
+            Map<PortablePath, byte[]> files,
+            Revision revision,
+            byte[] invocation,
+            Path workspace,
+            OutputCheck outputCheck) {
+        this(runId, manifest, files, revision, invocation, workspace, Optional.empty(), outputCheck);
     }
 
     /** The captured files; each content is a fresh copy. */
@@ -90,6 +109,7 @@ public record NodeRunRequest(
                 && revision.equals(r.revision)
                 && Arrays.equals(invocation, r.invocation)
                 && workspace.equals(r.workspace)
+                && workspaceIdentity.equals(r.workspaceIdentity)
                 && outputCheck.equals(r.outputCheck);
     }
 

@@ -11,6 +11,9 @@ package dev.skillgate.runner;
  *   <li>start exactly {@link LaunchSpec#executable()} with exactly {@link LaunchSpec#arguments()}
  *       (no shell, no {@code PATH} lookup), in {@link LaunchSpec#workingDirectory()}, with exactly
  *       {@link LaunchSpec#environment()} and nothing inherited;
+ *   <li>when {@link LaunchSpec#workingDirectoryIdentity()} is present, start the child only in a
+ *       directory with that device and inode, and otherwise start nothing and report a setup failure
+ *       whose detail starts with {@code WORKSPACE_CHANGED:};
  *   <li>call {@link LaunchSpec#ownership()} with its identity before the child starts, and not start
  *       the child if that call fails;
  *   <li>write {@link LaunchSpec#stdin()} and close the child's stdin, never blocking on a child

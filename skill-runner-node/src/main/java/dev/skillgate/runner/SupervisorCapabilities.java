@@ -10,7 +10,9 @@ import java.util.Objects;
  * @param provesCleanup whether it can ever report cleanup {@code PROVEN}; the portable supervisor
  *     cannot, because it cannot see re-parented descendants
  * @param hardening the hardening layer runs would get
- * @param detail a short, input-free explanation (kernel features, why unavailable)
+ * @param detail a short, input-free explanation (kernel features, why unavailable); an unavailable
+ *     supervisor's detail starts with the {@code ErrorCode} name that explains it, and one starting
+ *     with {@code SUPERVISOR_TAMPERED:} makes the engine refuse every execution
  */
 public record SupervisorCapabilities(
         boolean available, boolean provesCleanup, HardeningLayer hardening, String detail) {

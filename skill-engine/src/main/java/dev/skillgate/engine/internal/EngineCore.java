@@ -410,8 +410,13 @@ public final class EngineCore {
             refuse(e, contractAgain.refusal());
             return;
         }
-        if (!workspace.equals(Workspaces.identify(request.workspace()))) {
-            refuse(e, ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace changed after it was approved");
+        Optional<Workspaces.Resolved> workspaceNow = Workspaces.resolve(request.workspace());
+        if (workspaceNow.isEmpty()) {
+            refuse(e, ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace is missing or not a directory");
+            return;
+        }
+        if (!workspace.get().equals(workspaceNow.get().identity())) {
+            refuse(e, ErrorCode.WORKSPACE_CHANGED, "the workspace changed after it was approved");
             return;
         }
         GateCheck recheck = gates.recheck(Optional.of(config.capability()), authorization);
@@ -442,6 +447,9 @@ public final class EngineCore {
                 artifact.revision(),
                 invocation.bytes(),
                 workspace.get().realPath(),
+                // The device and inode whose file key was just compared: the runner and the supervisor
+                // refuse a directory swapped in at the same path after this point (WORKSPACE_CHANGED).
+                workspaceNow.get().directory(),
                 new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()));
         NodeRunner nodeRunner = runner(sel, runtime);
         Duration settleBound = manifest.timeout()

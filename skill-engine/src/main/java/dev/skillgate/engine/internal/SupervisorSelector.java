@@ -67,6 +67,11 @@ public final class SupervisorSelector {
         List<ProcessSupervisor> proving = new ArrayList<>();
         for (ProcessSupervisor c : candidates) {
             SupervisorCapabilities caps = safeCapabilities(c);
+            if (tampered(caps)) {
+                // Someone changed a supervisor's files: an attack in progress, never a reason to fall
+                // back to another supervisor (decision 0503).
+                return refused(ErrorCode.SUPERVISOR_TAMPERED, tamperedMessage(c, caps));
+            }
             if (caps.available() && caps.provesCleanup()) {
                 proving.add(c);
             }
@@ -99,6 +104,9 @@ public final class SupervisorSelector {
     private static Choice admit(ProcessSupervisor s, boolean allowUnproven, String why) {
         SupervisorCapabilities caps = safeCapabilities(s);
         if (!caps.available()) {
+            if (tampered(caps)) {
+                return refused(ErrorCode.SUPERVISOR_TAMPERED, tamperedMessage(s, caps));
+            }
             return refused(
                     ErrorCode.SUPERVISOR_UNAVAILABLE,
                     "supervisor '" + Text.excerpt(s.name()) + "' cannot run here: " + Text.excerpt(caps.detail()));
@@ -118,6 +126,19 @@ public final class SupervisorSelector {
                 Optional.of(s),
                 new SupervisorSelection(
                         s.name(), true, caps.provesCleanup(), caps.hardening(), allowUnproven, List.of(), why));
+    }
+
+    private static String tamperedMessage(ProcessSupervisor s, SupervisorCapabilities caps) {
+        String why = caps.detail()
+                .substring(ErrorCode.SUPERVISOR_TAMPERED.name().length() + 1)
+                .strip();
+        return "supervisor '" + Text.excerpt(s.name()) + "' was tampered with (" + Text.sanitize(why, 160)
+                + "); nothing runs";
+    }
+
+    /** An unavailable supervisor whose detail names {@code SUPERVISOR_TAMPERED} (the SPI's detail convention). */
+    static boolean tampered(SupervisorCapabilities caps) {
+        return !caps.available() && caps.detail().startsWith(ErrorCode.SUPERVISOR_TAMPERED.name() + ":");
     }
 
     private static SupervisorCapabilities safeCapabilities(ProcessSupervisor s) {

@@ -38,6 +38,71 @@ class SupervisorSelectorTest {
         };
     }
 
+    private static ProcessSupervisor unavailable(String name, String detail) {
+        return new ProcessSupervisor() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public SupervisorCapabilities capabilities() {
+                return SupervisorCapabilities.unavailable(detail);
+            }
+
+            @Override
+            public SupervisedRun launch(LaunchSpec spec, SupervisionListener listener) {
+                throw new AssertionError("selection must not launch anything");
+            }
+        };
+    }
+
+    @Test
+    void aTamperedCandidateRefusesEveryExecutionAndNeverFallsBack() {
+        ProcessSupervisor tampered = unavailable(
+                "linux-subreaper", "SUPERVISOR_TAMPERED: the extracted helper's SHA-256 differs from the shipped one");
+        for (boolean unproven : new boolean[] {false, true}) {
+            var choice = select(Optional.empty(), Optional.empty(), unproven, tampered);
+            assertThat(choice.supervisor()).as("opt-in %s", unproven).isEmpty();
+            assertThat(choice.report().problems())
+                    .extracting(d -> d.code())
+                    .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
+            assertThat(choice.report().problems().get(0).message()).contains("linux-subreaper", "SHA-256");
+        }
+        // Not even another proving supervisor is used while one was tampered with.
+        var withOther = select(Optional.empty(), Optional.empty(), false, tampered, stub("other", true, true));
+        assertThat(withOther.supervisor()).isEmpty();
+        assertThat(withOther.report().problems())
+                .extracting(d -> d.code())
+                .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
+        // Named or set explicitly: the same code, not SUPERVISOR_UNAVAILABLE.
+        assertThat(select(Optional.empty(), Optional.of("linux-subreaper"), false, tampered)
+                        .report()
+                        .problems())
+                .extracting(d -> d.code())
+                .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
+        assertThat(select(Optional.of(tampered), Optional.empty(), true)
+                        .report()
+                        .problems())
+                .extracting(d -> d.code())
+                .containsExactly(ErrorCode.SUPERVISOR_TAMPERED);
+    }
+
+    @Test
+    void anOtherwiseUnavailableCandidateStillLeavesTheUsualChoice() {
+        ProcessSupervisor noexec =
+                unavailable("linux-subreaper", "SUPERVISOR_UNAVAILABLE: the helper does not run here");
+        assertThat(select(Optional.empty(), Optional.empty(), false, noexec)
+                        .report()
+                        .problems())
+                .extracting(d -> d.code())
+                .containsExactly(ErrorCode.PROCESS_OWNERSHIP_UNSUPPORTED);
+        assertThat(select(Optional.empty(), Optional.empty(), true, noexec)
+                        .report()
+                        .name())
+                .isEqualTo("portable");
+    }
+
     private static ProcessSupervisor throwing() {
         return new ProcessSupervisor() {
             @Override

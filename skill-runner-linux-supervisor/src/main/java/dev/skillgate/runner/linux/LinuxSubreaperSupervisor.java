@@ -19,8 +19,15 @@ import java.util.Objects;
  * and never waits for anything but its own helper.
  *
  * <p>At first use the helper is extracted into {@code <dataDirectory>/supervisor/} (private 0700
- * directories; the file system must allow exec) and probed once; its SHA-256 is verified against the
- * digest baked into the jar before every launch. Without a helper for this platform, or off Linux,
+ * directories; the file system must allow exec) and probed once. Every start of the helper hashes
+ * the extracted file through one open descriptor, executes exactly that inode through
+ * {@code /proc/<jvm>/fd/<n>} and checks the running process before sending it anything; a helper
+ * that differs from the digest baked into the jar, at rest or at any moment of its start, is
+ * refused with {@code SUPERVISOR_TAMPERED} and never believed. This JVM must stay dumpable (the
+ * default) so that its child may execute that descriptor. A working directory bound by
+ * {@link dev.skillgate.runner.LaunchSpec#workingDirectoryIdentity()} is opened once, checked by
+ * device and inode ({@code WORKSPACE_CHANGED} on a mismatch) and entered by descriptor. Without a
+ * helper for this platform, or off Linux,
  * {@link #capabilities()} is unavailable and every launch settles at once as
  * {@code SETUP_FAILED} with a detail starting {@code PROCESS_OWNERSHIP_UNSUPPORTED}.
  *

@@ -2,6 +2,7 @@ package dev.skillgate.runner.internal;
 
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
+import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.SupervisedRun;
 import dev.skillgate.runner.SupervisionListener;
@@ -118,6 +119,14 @@ public final class PortableRun implements SupervisedRun {
         }
         if (cancelled) {
             finishNotStarted(Outcome.SETUP_FAILED, "EXEC_ABORTED: cancelled before the child started");
+            return;
+        }
+        // A ProcessBuilder can only name its directory by path: checked once here, a swap after this
+        // check is not caught (the Linux helper changes into the descriptor it checked).
+        if (spec.workingDirectoryIdentity().isPresent()
+                && !spec.workingDirectoryIdentity().equals(DirectoryIdentity.of(spec.workingDirectory()))) {
+            finishNotStarted(
+                    Outcome.SETUP_FAILED, "WORKSPACE_CHANGED: the working directory is not the approved directory");
             return;
         }
         ProcessBuilder pb = new ProcessBuilder(spec.argv());

@@ -11,6 +11,7 @@ import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Text;
+import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.ExecutionHandle;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.NodeRunRequest;
@@ -125,8 +126,11 @@ public final class RunExecution implements ExecutionHandle {
         }
         SupervisorCapabilities caps = supervisor.capabilities();
         if (!caps.available()) {
-            return refused(
-                    ErrorCode.SUPERVISOR_UNAVAILABLE, "the supervisor cannot run here: " + Text.excerpt(caps.detail()));
+            // A tampered helper is named as such, never as a supervisor that is merely missing.
+            ErrorCode code = caps.detail().startsWith(ErrorCode.SUPERVISOR_TAMPERED.name() + ":")
+                    ? ErrorCode.SUPERVISOR_TAMPERED
+                    : ErrorCode.SUPERVISOR_UNAVAILABLE;
+            return refused(code, "the supervisor cannot run here: " + Text.excerpt(caps.detail()));
         }
         if (!caps.provesCleanup() && !acceptUnproven) {
             return refused(
@@ -155,6 +159,15 @@ public final class RunExecution implements ExecutionHandle {
         } catch (IOException e) {
             return refused(ErrorCode.WORKSPACE_UNAVAILABLE, "the workspace cannot be resolved");
         }
+        // The launch is bound to the workspace's identity, not its path: consent's when the caller passed
+        // it, else the directory resolved here. The supervisor checks it where it changes into it.
+        Optional<DirectoryIdentity> resolved = DirectoryIdentity.of(cwd);
+        if (request.workspaceIdentity().isPresent()
+                && !request.workspaceIdentity().equals(resolved)) {
+            return refused(ErrorCode.WORKSPACE_CHANGED, "the workspace is no longer the directory that was approved");
+        }
+        Optional<DirectoryIdentity> workspaceIdentity =
+                request.workspaceIdentity().or(() -> resolved);
 
         NodeRuntime.Verification verification = runtime.verify();
         if (verification instanceof NodeRuntime.Refused r) {
@@ -214,6 +227,7 @@ public final class RunExecution implements ExecutionHandle {
                 runtime.identity().binaryDigest(),
                 args,
                 cwd,
+                workspaceIdentity,
                 ChildEnvironment.forRun(staged.home(), staged.tmp()),
                 request.invocation(),
                 request.manifest().maxOutputBytes().bytes(),

@@ -426,6 +426,38 @@ public abstract class AbstractProcessSupervisorContractTest {
     }
 
     @Test
+    public void aWorkingDirectoryReplacedAfterTheRunnerBoundItNeverGetsTheScript() throws Exception {
+        // The runner binds the workspace's device and inode before staging; a directory put in its
+        // place now must be refused (WORKSPACE_CHANGED), never used as the script's working directory.
+        Run prepared = prepare(
+                script(
+                        "cwd-writer.mjs",
+                        "import { writeFileSync } from 'node:fs';\nwriteFileSync('script-was-here', 'x');\n"
+                                + "process.stdout.write('{}');\n"),
+                "{}",
+                10_000,
+                65_536);
+        Path approved = prepared.workspace.resolveSibling("workspace.approved");
+        Run run = execute(prepared, (h, event) -> {
+            if (event instanceof ProgressEvent.Staged) {
+                try {
+                    Files.move(prepared.workspace, approved);
+                    Files.createDirectory(prepared.workspace);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        });
+        assertThat(run.envelope.status()).as(run.envelope.errors().toString()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(run.envelope.errorCodes()).containsExactly(ErrorCode.WORKSPACE_CHANGED);
+        assertThat(run.events).noneMatch(e -> e instanceof ProgressEvent.Started);
+        assertThat(prepared.workspace.resolve("script-was-here"))
+                .as("the replacement never became the script's directory")
+                .doesNotExist();
+        assertThat(approved.resolve("script-was-here")).doesNotExist();
+    }
+
+    @Test
     public void stdinIsDeliveredWholeAndClosed() throws Exception {
         String input = "{\"s\":\"" + "x".repeat(48_000) + "\",\"u\":\"\u00e9\u4e2d\"}";
         Run run = run(fixture(NodeFixture.ECHO_MJS), input, 10_000, 65_536);

@@ -174,21 +174,7 @@ public final class ObservingSupervisor implements ProcessSupervisor {
             runners.record(owner);
             launch.sequence.add("ownership");
         };
-        LaunchSpec wrapped = new LaunchSpec(
-                spec.runId(),
-                spec.executable(),
-                spec.executableDigest(),
-                spec.arguments(),
-                spec.workingDirectory(),
-                spec.environment(),
-                spec.stdin(),
-                spec.stdoutLimit(),
-                spec.stderrLimit(),
-                spec.wallTimeout(),
-                spec.terminationGrace(),
-                spec.killDeadline(),
-                spec.ceilings(),
-                observed);
+        LaunchSpec wrapped = spec.withOwnership(observed);
         SupervisionListener watching = new SupervisionListener() {
             @Override
             public void started(long childPid) {

@@ -150,21 +150,50 @@ class SupervisorContractSelfCheckTest {
     }
 
     static LaunchSpec withRecorder(LaunchSpec s, OwnershipRecorder recorder) {
-        return new LaunchSpec(
-                s.runId(),
-                s.executable(),
-                s.executableDigest(),
-                s.arguments(),
-                s.workingDirectory(),
-                s.environment(),
-                s.stdin(),
-                s.stdoutLimit(),
-                s.stderrLimit(),
-                s.wallTimeout(),
-                s.terminationGrace(),
-                s.killDeadline(),
-                s.ceilings(),
-                recorder);
+        return s.withOwnership(recorder);
+    }
+
+    /** Starts the child in whatever directory is at the path: the working-directory identity is dropped. */
+    static final class IgnoresWorkingDirectoryIdentity extends Bent {
+        @Override
+        public SupervisedRun launch(LaunchSpec s, SupervisionListener listener) {
+            LaunchSpec byPath = new LaunchSpec(
+                    s.runId(),
+                    s.executable(),
+                    s.executableDigest(),
+                    s.arguments(),
+                    s.workingDirectory(),
+                    s.environment(),
+                    s.stdin(),
+                    s.stdoutLimit(),
+                    s.stderrLimit(),
+                    s.wallTimeout(),
+                    s.terminationGrace(),
+                    s.killDeadline(),
+                    s.ceilings(),
+                    s.ownership());
+            return real.launch(byPath, listener);
+        }
+    }
+
+    static class IgnoresWorkingDirectoryIdentityContract extends AbstractProcessSupervisorContractTest {
+        @Override
+        protected ProcessSupervisor createSupervisor(Path scratchDirectory) {
+            return new IgnoresWorkingDirectoryIdentity();
+        }
+
+        @Override
+        protected boolean claimsCleanupProof() {
+            return false;
+        }
+    }
+
+    @Test
+    void aSupervisorThatIgnoresTheWorkingDirectoryIdentityFails() {
+        String message = failure(run(
+                IgnoresWorkingDirectoryIdentityContract.class,
+                "aWorkingDirectoryReplacedAfterTheRunnerBoundItNeverGetsTheScript"));
+        assertThat(message).containsAnyOf("WORKSPACE_CHANGED", "REFUSED");
     }
 
     /** Not run by Surefire directly (the names do not end in Test). */

@@ -17,9 +17,9 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -28,11 +28,8 @@ import java.util.UUID;
  * Extracts the helper shipped in the jar for this platform into a private directory of the data
  * directory and verifies it. Layout: {@code <data>/supervisor/<platform>-<digest prefix>/skillgate-supervisor},
  * directories 0700, the binary 0500, written to a temporary name, fsync'd and renamed. An existing
- * binary is never overwritten: if its SHA-256 differs from the digest baked into the jar it has been
- * tampered with and is refused.
- *
- * <p>Does not protect against the host user or root, who can replace the binary between
- * {@link #verify(Installed)} and exec; it detects modification at rest.
+ * binary is never overwritten: {@link HelperImage} verifies it each time it starts it, and if its
+ * SHA-256 differs from the digest baked into the jar it has been tampered with and is refused.
  */
 public final class HelperInstaller {
     private HelperInstaller() {}
@@ -48,8 +45,15 @@ public final class HelperInstaller {
     /** The outcome of an installation. */
     public sealed interface Installation permits Installed, Unavailable {}
 
-    /** A helper on disk with the digest it must have. */
-    public record Installed(Path binary, Sha256Digest digest, String platform) implements Installation {}
+    /**
+     * A helper on disk with the digest it must have.
+     *
+     * @param binary the helper's path below the data directory
+     * @param realPath the same path with every link resolved, as {@code /proc/<pid>/fd} shows it
+     * @param digest the SHA-256 shipped in the jar
+     * @param platform e.g. {@code linux-x86_64}
+     */
+    public record Installed(Path binary, Path realPath, Sha256Digest digest, String platform) implements Installation {}
 
     /** No helper can be used here, and why. */
     public record Unavailable(ErrorCode code, String detail) implements Installation {
@@ -114,9 +118,8 @@ public final class HelperInstaller {
             if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
                 extract(dir, target, binary);
             }
-            Installed installed = new Installed(target, expected, platform.get());
-            Optional<Unavailable> problem = verify(installed);
-            return problem.isPresent() ? problem.get() : installed;
+            // Verified where it is used: HelperImage hashes the open file it starts (the probe is first).
+            return new Installed(target, target.toRealPath(), expected, platform.get());
         } catch (IOException e) {
             return new Unavailable(
                     ErrorCode.SUPERVISOR_UNAVAILABLE,
@@ -126,56 +129,30 @@ public final class HelperInstaller {
     }
 
     /**
-     * Checks the extracted helper before a launch: a regular file (not a link) owned by this user,
-     * not writable by group or others, in a 0700 directory, with the SHA-256 baked into the jar.
+     * The owner of the helper's directory if it is a private 0700 directory (checked without
+     * following a link), else why not. At-rest hygiene only: what is trusted is the open file that
+     * {@link HelperImage} hashes and starts.
      */
-    public static Optional<Unavailable> verify(Installed installed) {
-        Path file = installed.binary();
+    static DirectoryCheck checkDirectory(Path dir) {
         try {
-            PosixFileAttributes dirAttrs = Files.getFileAttributeView(
-                            file.getParent(), PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .readAttributes();
-            PosixFileAttributes attrs = Files.getFileAttributeView(
-                            file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .readAttributes();
-            if (!dirAttrs.isDirectory() || !dirAttrs.permissions().equals(DIR_0700)) {
-                return Optional.of(new Unavailable(
-                        ErrorCode.SUPERVISOR_TAMPERED, "the helper directory is not a private 0700 directory"));
+            Map<String, Object> attrs = Files.readAttributes(dir, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+            int mode = (Integer) attrs.get("mode");
+            if ((mode & 0170000) != 0040000 || (mode & 07777) != 0700) {
+                return new DirectoryCheck(
+                        -1,
+                        Optional.of(new Unavailable(
+                                ErrorCode.SUPERVISOR_TAMPERED,
+                                "the helper directory is not a private 0700 directory")));
             }
-            if (!attrs.isRegularFile()
-                    || attrs.permissions().contains(PosixFilePermission.GROUP_WRITE)
-                    || attrs.permissions().contains(PosixFilePermission.OTHERS_WRITE)
-                    || !attrs.owner().equals(dirAttrs.owner())) {
-                return Optional.of(
-                        new Unavailable(ErrorCode.SUPERVISOR_TAMPERED, "the helper is not a private regular file"));
-            }
-            if (attrs.size() > MAX_BINARY) {
-                return Optional.of(new Unavailable(ErrorCode.SUPERVISOR_TAMPERED, "the helper has the wrong size"));
-            }
-            MessageDigest md = Sha256Digest.newMessageDigest();
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-                ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
-                long total = 0;
-                while (ch.read(buf) >= 0) {
-                    buf.flip();
-                    total += buf.remaining();
-                    if (total > MAX_BINARY) {
-                        return Optional.of(
-                                new Unavailable(ErrorCode.SUPERVISOR_TAMPERED, "the helper has the wrong size"));
-                    }
-                    md.update(buf);
-                    buf.clear();
-                }
-            }
-            if (!installed.digest().matches(md.digest())) {
-                return Optional.of(new Unavailable(
-                        ErrorCode.SUPERVISOR_TAMPERED, "the extracted helper's SHA-256 differs from the shipped one"));
-            }
-            return Optional.empty();
-        } catch (IOException | UnsupportedOperationException e) {
-            return Optional.of(new Unavailable(ErrorCode.SUPERVISOR_UNAVAILABLE, "the helper cannot be read"));
+            return new DirectoryCheck((Integer) attrs.get("uid"), Optional.empty());
+        } catch (IOException | UnsupportedOperationException | ClassCastException e) {
+            return new DirectoryCheck(
+                    -1, Optional.of(new Unavailable(ErrorCode.SUPERVISOR_UNAVAILABLE, "the helper cannot be read")));
         }
     }
+
+    /** The result of {@link #checkDirectory}: the owner's uid, or the refusal. */
+    record DirectoryCheck(int owner, Optional<Unavailable> refusal) {}
 
     private static Path privateDirectory(Path dir) throws IOException {
         try {

@@ -3,14 +3,15 @@ package dev.skillgate.runner.linux.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code skillgate-supervisor --probe} once and parses what the helper reports about itself and
+ * Runs {@code skillgate-supervisor --probe} once (it waits for the seal, so the JVM can check the
+ * process first) and parses what the helper reports about itself and
  * the kernel: version, protocol, subreaper, pidfd, {@code close_range}, the children file, the
  * Landlock ABI and its own SHA-256/CRC-32C self-test.
  */
@@ -29,33 +30,38 @@ public final class HelperProbe {
             boolean landlockScope,
             boolean selftestOk) {}
 
-    /** Runs the probe; empty if the helper cannot run or says something unparsable. */
-    public static Optional<Probe> run(Path helper) {
-        Process p;
-        try {
-            ProcessBuilder pb = new ProcessBuilder(helper.toString(), "--probe");
-            pb.environment().clear();
-            pb.directory(Path.of("/").toFile());
-            pb.redirectErrorStream(true);
-            pb.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-            p = pb.start();
-        } catch (IOException e) {
-            return Optional.empty();
+    /**
+     * Runs the probe on the verified helper ({@link HelperImage#start}, like every helper start);
+     * empty if the helper cannot run or says something unparsable.
+     */
+    public static Optional<Probe> run(HelperInstaller.Installed installed) {
+        return probe(installed).probe();
+    }
+
+    /** The probe, or the refusal that kept it from running. */
+    record Outcome(Optional<Probe> probe, Optional<HelperInstaller.Unavailable> refusal) {}
+
+    static Outcome probe(HelperInstaller.Installed installed) {
+        HelperImage.Start start = HelperImage.start(installed, HelperLauncher.direct(), List.of("--probe"));
+        if (start instanceof HelperImage.Refused r) {
+            return new Outcome(Optional.empty(), Optional.of(r.reason()));
         }
+        Process p = ((HelperImage.Started) start).process();
         try (InputStream in = p.getInputStream()) {
+            p.getOutputStream().close();
             byte[] out = in.readNBytes(4096);
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 p.destroyForcibly();
-                return Optional.empty();
+                return new Outcome(Optional.empty(), Optional.empty());
             }
-            return parse(new String(out, StandardCharsets.US_ASCII));
+            return new Outcome(parse(new String(out, StandardCharsets.US_ASCII)), Optional.empty());
         } catch (IOException e) {
             p.destroyForcibly();
-            return Optional.empty();
+            return new Outcome(Optional.empty(), Optional.empty());
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            return new Outcome(Optional.empty(), Optional.empty());
         }
     }
 

@@ -152,25 +152,16 @@ public final class HelperRun implements SupervisedRun {
         State st = new State(spec.stdoutLimit(), spec.stderrLimit());
         int helperExit = -1;
         try {
-            Optional<HelperInstaller.Unavailable> tampered = HelperInstaller.verify(installed);
-            if (tampered.isPresent()) {
-                spares.discard();
-                finish(st, nothingStarted(Outcome.SETUP_FAILED, tampered.get().describe()), -1);
-                return;
-            }
             byte[] request = RequestEncoder.encode(spec, requestOptions());
-            Process p;
-            try {
-                p = spares.take(installed.binary());
-            } catch (IOException e) {
-                finish(
-                        st,
-                        nothingStarted(
-                                Outcome.SETUP_FAILED,
-                                ErrorCode.SUPERVISOR_UNAVAILABLE.name() + ": the helper could not be started"),
-                        -1);
+            // The helper that runs is the helper that was verified: HelperImage hashes the open file,
+            // starts that inode and checks the running process before it is sent anything.
+            HelperImage.Start start = spares.take(installed);
+            if (start instanceof HelperImage.Refused refused) {
+                spares.discard();
+                finish(st, nothingStarted(Outcome.SETUP_FAILED, refused.describe()), -1);
                 return;
             }
+            Process p = ((HelperImage.Started) start).process();
             process = p;
             st.watchdog = scheduler.schedule(this::fireWatchdog, SETUP_BUDGET.toNanos(), TimeUnit.NANOSECONDS);
             st.diagnostics = new HelperDiagnostics(p.getErrorStream(), threads);
@@ -544,6 +535,9 @@ public final class HelperRun implements SupervisedRun {
                 break;
             case Wire.SC_SUBREAPER:
                 code = ErrorCode.PROCESS_OWNERSHIP_UNSUPPORTED;
+                break;
+            case Wire.SC_WORKSPACE_CHANGED:
+                code = ErrorCode.WORKSPACE_CHANGED;
                 break;
             case Wire.SC_REQUEST_MALFORMED:
             case Wire.SC_REQUEST_BOUNDS:

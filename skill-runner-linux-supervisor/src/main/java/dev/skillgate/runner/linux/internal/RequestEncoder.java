@@ -1,5 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.ResourceCeilings;
 import java.io.ByteArrayOutputStream;
@@ -7,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -56,6 +59,7 @@ public final class RequestEncoder {
                 orZero(c.openFiles()),
                 spec.executable().toString(),
                 spec.workingDirectory().toString(),
+                spec.workingDirectoryIdentity(),
                 spec.arguments(),
                 env,
                 spec.stdin()));
@@ -81,11 +85,13 @@ public final class RequestEncoder {
             long openFiles,
             String executable,
             String workingDirectory,
+            Optional<DirectoryIdentity> workingDirectoryIdentity,
             List<String> arguments,
             List<String> environment,
             byte[] stdin) {
         public Raw {
             digest = digest.clone();
+            Objects.requireNonNull(workingDirectoryIdentity, "workingDirectoryIdentity");
             arguments = List.copyOf(arguments);
             environment = List.copyOf(environment);
             stdin = stdin.clone();
@@ -109,6 +115,7 @@ public final class RequestEncoder {
                     openFiles,
                     executable,
                     workingDirectory,
+                    workingDirectoryIdentity,
                     arguments,
                     env,
                     stdin);
@@ -120,7 +127,7 @@ public final class RequestEncoder {
         ByteArrayOutputStream body = new ByteArrayOutputStream(256 + raw.stdin.length);
         body.write(raw.policy);
         body.write(raw.verifyMode);
-        body.write(0);
+        body.write(raw.workingDirectoryIdentity.isPresent() ? Wire.CWD_CHECK_IDENTITY : Wire.CWD_OPEN_ONLY);
         body.write(0);
         body.writeBytes(raw.digest);
         FileIdentity id = raw.identity;
@@ -131,6 +138,8 @@ public final class RequestEncoder {
         u64(body, id.mtimeNsec());
         u64(body, id.ctimeSec());
         u64(body, id.ctimeNsec());
+        u64(body, raw.workingDirectoryIdentity.map(DirectoryIdentity::device).orElse(0L));
+        u64(body, raw.workingDirectoryIdentity.map(DirectoryIdentity::inode).orElse(0L));
         u32(body, raw.wallMs);
         u32(body, raw.graceMs);
         u32(body, raw.killMs);

@@ -1,16 +1,17 @@
 package dev.skillgate.runner.linux.internal;
 
-import java.io.IOException;
-import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * At most one helper process started ahead of time, so a launch does not wait for the JDK to spawn
- * it. A spare is verified (digest, modes) right before it is started and then blocks reading its
- * request; it starts nothing and records nothing until a launch hands it one. The on-disk helper is
- * still verified before every launch; if that fails the spare is discarded with the launch.
- * Closing a spare's stdin makes it exit without starting anything; so does the JVM's exit.
+ * it. A spare is started like any helper ({@link HelperImage#start}: the verified open file, checked
+ * after its start, then sealed) and then blocks reading its request; it starts nothing and records
+ * nothing until a launch hands it one. A launch that takes a spare still checks the file at rest
+ * first, so tampering is reported at the next launch; the spare is then discarded with it. Closing a
+ * spare's stdin makes it exit without starting anything; so does the JVM's exit.
  */
 final class SpareHelper {
     private final HelperLauncher launcher;
@@ -24,16 +25,21 @@ final class SpareHelper {
         this.threads = threads;
     }
 
-    /** A live spare if there is one, otherwise a freshly started helper. */
-    Process take(Path helper) throws IOException {
+    /** A live spare if there is one (after a check at rest), otherwise a freshly started helper. */
+    HelperImage.Start take(HelperInstaller.Installed installed) {
         Process p = spare.getAndSet(null);
         if (p != null && p.isAlive()) {
-            return p;
+            Optional<HelperInstaller.Unavailable> atRest = HelperImage.checkAtRest(installed);
+            if (atRest.isPresent()) {
+                retire(p);
+                return new HelperImage.Refused(atRest.get());
+            }
+            return new HelperImage.Started(p);
         }
         if (p != null) {
             retire(p);
         }
-        return launcher.start(helper);
+        return HelperImage.start(installed, launcher, List.of());
     }
 
     /** Starts a new spare in the background if enabled and none is waiting. */
@@ -42,16 +48,13 @@ final class SpareHelper {
             return;
         }
         threads.execute(() -> {
-            if (spare.get() != null || HelperInstaller.verify(installed).isPresent()) {
+            if (spare.get() != null) {
                 return;
             }
-            try {
-                Process p = launcher.start(installed.binary());
-                if (!spare.compareAndSet(null, p)) {
-                    retire(p);
-                }
-            } catch (IOException e) {
-                // The next launch starts its own helper and reports why if it cannot.
+            // A refusal leaves no spare; the next launch starts its own helper and reports why.
+            if (HelperImage.start(installed, launcher, List.of()) instanceof HelperImage.Started s
+                    && !spare.compareAndSet(null, s.process())) {
+                retire(s.process());
             }
         });
     }
@@ -67,7 +70,7 @@ final class SpareHelper {
     private static void retire(Process p) {
         try {
             p.getOutputStream().close(); // EOF before a request: the helper exits, nothing started
-        } catch (IOException e) {
+        } catch (java.io.IOException e) {
             p.destroyForcibly();
         }
     }

@@ -79,7 +79,13 @@ public final class SupervisorCore {
             return unavailable(u.describe(), policy, spares, Optional.empty(), Optional.empty());
         }
         HelperInstaller.Installed inst = (HelperInstaller.Installed) installation;
-        Optional<HelperProbe.Probe> probe = HelperProbe.run(inst.binary());
+        HelperProbe.Outcome probed = HelperProbe.probe(inst);
+        Optional<HelperProbe.Probe> probe = probed.probe();
+        if (probed.refusal().isPresent()) {
+            String d = probed.refusal().get().describe();
+            LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
+            return unavailable(d, policy, spares, Optional.of(inst), probe);
+        }
         if (probe.isEmpty()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper does not run here (is the data directory mounted noexec?)";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);

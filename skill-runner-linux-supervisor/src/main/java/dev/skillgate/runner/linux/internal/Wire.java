@@ -8,7 +8,7 @@ package dev.skillgate.runner.linux.internal;
 public final class Wire {
     private Wire() {}
 
-    public static final int PROTOCOL = 1;
+    public static final int PROTOCOL = 2;
     public static final byte[] REQUEST_MAGIC = {'S', 'K', 'S', 'V'};
 
     public static final int REQ_MAX_BODY = 2 * 1024 * 1024 + 64 * 1024;
@@ -31,6 +31,11 @@ public final class Wire {
     public static final int VERIFY_NONE = 0;
     public static final int VERIFY_FULL = 1;
     public static final int VERIFY_IDENTITY = 2;
+
+    public static final int CWD_OPEN_ONLY = 0;
+    public static final int CWD_CHECK_IDENTITY = 1;
+
+    public static final byte SEAL_VERIFIED = 'V';
 
     public static final byte LIFELINE_GO = 'G';
     public static final byte LIFELINE_CANCEL = 'C';
@@ -91,6 +96,7 @@ public final class Wire {
     public static final int SC_SUBREAPER = 10;
     public static final int SC_RESOURCE = 11;
     public static final int SC_LIFELINE_PROTOCOL = 12;
+    public static final int SC_WORKSPACE_CHANGED = 13;
     public static final int SC_CHILD_SETSID = 20;
     public static final int SC_CHILD_SIGNALS = 21;
     public static final int SC_CHILD_PDEATHSIG = 22;

@@ -54,13 +54,13 @@ class DriverAcceptanceTest {
     }
 
     static HelperLauncher fake(String scenario) {
-        return ignored -> {
+        return HelperLauncher.substitute((ignored, args) -> {
             ProcessBuilder pb = new ProcessBuilder(
                     TestRun.NODE.toString(), TestRun.fixture("fake-helper.mjs").toString(), scenario);
             pb.environment().clear();
             pb.directory(new File("/"));
             return pb.start();
-        };
+        });
     }
 
     @Test
@@ -229,9 +229,9 @@ class DriverAcceptanceTest {
     void aTamperedHelperIsRefusedBeforeLaunchAndNeverStarted() throws Exception {
         Path tamperedData = Files.createDirectory(runs.resolve("tampered-data"));
         AtomicInteger starts = new AtomicInteger();
-        HelperLauncher counting = helper -> {
+        HelperLauncher counting = (helper, args) -> {
             starts.incrementAndGet();
-            return HelperLauncher.direct().start(helper);
+            return HelperLauncher.direct().start(helper, args);
         };
         SupervisorCore c = SupervisorCore.prepare(tamperedData, Wire.POLICY_PREFER, counting);
         assertThat(c.capabilities().available()).isTrue();
@@ -272,8 +272,8 @@ class DriverAcceptanceTest {
     void aSpareHelperIsStartedAheadAndUsedByTheNextLaunch() throws Exception {
         Path spareData = Files.createDirectory(runs.resolve("spare-data"));
         List<Long> started = new CopyOnWriteArrayList<>();
-        HelperLauncher counting = helper -> {
-            Process p = HelperLauncher.direct().start(helper);
+        HelperLauncher counting = (helper, args) -> {
+            Process p = HelperLauncher.direct().start(helper, args);
             started.add(p.pid());
             return p;
         };

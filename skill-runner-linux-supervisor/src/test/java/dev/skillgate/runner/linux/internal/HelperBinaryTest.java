@@ -29,6 +29,7 @@ class HelperBinaryTest {
         pb.environment().clear();
         pb.redirectErrorStream(true);
         Process p = pb.start();
+        p.getOutputStream().write(Wire.SEAL_VERIFIED); // the probe waits for the driver's seal
         p.getOutputStream().close();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
         return p;

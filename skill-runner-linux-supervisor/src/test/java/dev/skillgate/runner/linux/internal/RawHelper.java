@@ -51,6 +51,7 @@ final class RawHelper {
         try {
             OutputStream in = p.getOutputStream();
             try {
+                in.write(Wire.SEAL_VERIFIED); // what the driver sends once it has checked the process
                 in.write(request);
                 in.flush();
                 if (declaresMoreThanItHas(request)) {

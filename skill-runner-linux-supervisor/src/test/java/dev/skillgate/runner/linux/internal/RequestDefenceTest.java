@@ -288,6 +288,7 @@ class RequestDefenceTest {
                 0,
                 "/bin/true",
                 "/",
+                Optional.empty(),
                 List.of(),
                 List.of("PATH=/usr/bin"),
                 new byte[0]);
@@ -358,6 +359,7 @@ class RequestDefenceTest {
                 nofile,
                 exe,
                 cwd,
+                v.workingDirectoryIdentity(),
                 args,
                 v.environment(),
                 stdin);
@@ -418,10 +420,13 @@ class RequestDefenceTest {
         badMagic[0] = 'X';
         assertRefused(badMagic, Wire.SC_REQUEST_MALFORMED);
         byte[] badVersion = good.clone();
-        badVersion[4] = 2;
+        badVersion[4] = 1; // the previous protocol: no working-directory identity, no seal
         assertRefused(badVersion, Wire.SC_REQUEST_MALFORMED);
+        byte[] cwdMode = good.clone();
+        cwdMode[11] = 2;
+        assertRefused(cwdMode, Wire.SC_REQUEST_MALFORMED);
         byte[] reserved = good.clone();
-        reserved[11] = 1;
+        reserved[12] = 1;
         assertRefused(reserved, Wire.SC_REQUEST_MALFORMED);
         assertRefused(RequestEncoder.encodeRaw(with(valid(), "policy", 3)), Wire.SC_REQUEST_MALFORMED);
         assertRefused(RequestEncoder.encodeRaw(with(valid(), "verify", 3)), Wire.SC_REQUEST_MALFORMED);

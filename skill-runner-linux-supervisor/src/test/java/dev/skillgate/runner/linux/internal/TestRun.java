@@ -2,6 +2,7 @@ package dev.skillgate.runner.linux.internal;
 
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.OwnershipRecorder;
 import dev.skillgate.runner.ResourceCeilings;
@@ -43,6 +44,7 @@ final class TestRun {
     Duration grace = Duration.ofMillis(500);
     Duration killDeadline = Duration.ofSeconds(5);
     ResourceCeilings ceilings = ResourceCeilings.NONE;
+    Optional<DirectoryIdentity> dirIdentity = Optional.empty();
     OwnershipRecorder recorder;
     FsyncRecorder fsyncRecorder;
 
@@ -81,6 +83,7 @@ final class TestRun {
                 digest,
                 arguments,
                 dir,
+                dirIdentity,
                 environment,
                 stdin,
                 stdoutLimit,

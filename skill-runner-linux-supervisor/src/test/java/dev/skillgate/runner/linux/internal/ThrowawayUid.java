@@ -56,9 +56,12 @@ final class ThrowawayUid {
         return new ThrowawayUid(uid, root, bin, fixtures);
     }
 
-    /** A launcher that runs the copied helper as this uid. */
+    /**
+     * A launcher that runs the copied helper as this uid (an unprivileged process cannot open the
+     * JVM's {@code /proc/<pid>/fd}, so it cannot exec the verified descriptor; the copy is what runs).
+     */
     HelperLauncher launcher() {
-        return ignored -> {
+        return HelperLauncher.substitute((ignored, args) -> {
             ProcessBuilder pb = new ProcessBuilder(
                     SETPRIV.toString(),
                     "--reuid=" + uid,
@@ -69,7 +72,7 @@ final class ThrowawayUid {
             pb.environment().clear();
             pb.directory(new File("/"));
             return pb.start();
-        };
+        });
     }
 
     /** A run whose directory belongs to the throwaway uid and whose fixture is the world-readable copy. */
