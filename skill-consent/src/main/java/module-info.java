@@ -10,4 +10,8 @@ module dev.skillgate.consent {
 
     exports dev.skillgate.consent;
     exports dev.skillgate.consent.spi;
+    // The one rendering of an approval request, shared with the agent-framework adapters so that an
+    // MCP elicitation or an ADK confirmation shows what the console shows (decision 0602).
+    exports dev.skillgate.consent.internal to
+            dev.skillgate.tools;
 }

@@ -223,6 +223,14 @@ public enum ErrorCode {
             "A keyword can never apply to the schema's declared `type` (e.g. `maximum` on a string)."),
     /** More than 20 schema problems were found; the rest are not reported. */
     SCHEMA_ISSUES_TRUNCATED(ErrorGroup.SCHEMA, "More than 20 schema problems were found; the rest are not reported."),
+    /**
+     * A skill's input schema cannot be expressed exactly in a host framework's tool-parameter
+     * type; the adapter does not offer the tool rather than loosen the schema.
+     */
+    SCHEMA_NOT_EXPRESSIBLE(
+            ErrorGroup.SCHEMA,
+            "The skill's `inputSchema` cannot be expressed exactly as the host framework's tool parameters; the"
+                    + " adapter does not offer that tool."),
     // --- JSON ---
     /** The JSON text exceeds its byte bound. */
     JSON_TOO_LARGE(ErrorGroup.JSON, "The JSON text exceeds its byte bound."),
@@ -391,6 +399,11 @@ public enum ErrorCode {
     CONSENT_CANCELLED(ErrorGroup.CONSENT, "The run ended or was aborted."),
     /** Consume was attempted on a proposal that is not approved. */
     CONSENT_NOT_APPROVED(ErrorGroup.CONSENT, "Consume was attempted on a proposal that is not approved."),
+    /** A skill's resources were asked for before the skill was activated through this toolset. */
+    SKILL_NOT_ACTIVATED(
+            ErrorGroup.CONSENT,
+            "The skill's resources were asked for before the skill was activated (approved) through this"
+                    + " toolset."),
     /** The grant was already consumed. */
     CONSENT_ALREADY_CONSUMED(ErrorGroup.CONSENT, "The grant was already consumed."),
     /** A second identical decision on a decided proposal. */
@@ -495,6 +508,10 @@ public enum ErrorCode {
             "The caller's deadline passed; the outcome was delivered before the process tree settled."),
     /** The SkillGate instance is closed; nothing new starts. */
     ENGINE_CLOSED(ErrorGroup.EXECUTION, "The `SkillGate` instance is closed; nothing new starts."),
+    /** An adapter could not complete a tool call because of an unexpected error; it failed closed. */
+    TOOL_CALL_FAILED(
+            ErrorGroup.EXECUTION,
+            "An adapter could not complete a tool call because of an unexpected error; it failed closed."),
     // --- SUPERVISION ---
     /** No supervisor that can prove cleanup exists here, and the portable one was not chosen. */
     PROCESS_OWNERSHIP_UNSUPPORTED(

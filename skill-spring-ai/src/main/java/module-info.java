@@ -1,0 +1,11 @@
+/**
+ * Skillgate for Spring AI: a {@code ToolCallbackProvider} whose callbacks are {@code
+ * activate_skill}, {@code read_skill_resource} and one callback per executable skill, every call
+ * gated by the {@code SkillGate}. Boot-independent. Not a sandbox.
+ */
+module dev.skillgate.springai {
+    requires transitive dev.skillgate.tools;
+    requires transitive spring.ai.model;
+
+    exports dev.skillgate.springai;
+}
