@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.skillgate.engine.SkillGateAdmin;
+import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.OutputLimit;
 import dev.skillgate.model.PortablePath;
@@ -47,7 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @EnabledOnOs(OS.LINUX)
 class RunSecurityTest {
-    private static final String NODE = System.getProperty("skillgate.test.node", "/usr/bin/node");
+    private static final String NODE = TestNodeBinary.require().toString();
     private static final String MARKER =
             "sgclisec-" + java.util.UUID.randomUUID().toString().substring(0, 12);
     private static final int OTHER_UID = 2_000_000_000 + new Random().nextInt(100_000_000);

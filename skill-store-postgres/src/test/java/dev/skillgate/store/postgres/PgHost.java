@@ -67,7 +67,7 @@ public final class PgHost {
                         .build(),
                 jb.build());
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty();
-        Path node = Path.of("/usr/bin/node");
+        Path node = dev.skillgate.fixtures.TestNodeBinary.require();
         Process v = new ProcessBuilder(node.toString(), "--version")
                 .redirectErrorStream(true)
                 .start();
