@@ -38,6 +38,7 @@ import java.util.Optional;
  * @param killDeadline time allowed for the kill-and-prove phase; past it cleanup is unproven
  * @param ceilings optional resource ceilings (rlimits) for the child
  * @param ownership called with the supervisor's identity before the child starts
+ * @param confinement what the supervisor should confine where the kernel offers it (hardening layer L2)
  */
 public record LaunchSpec(
         RunId runId,
@@ -54,7 +55,8 @@ public record LaunchSpec(
         Duration terminationGrace,
         Duration killDeadline,
         ResourceCeilings ceilings,
-        OwnershipRecorder ownership) {
+        OwnershipRecorder ownership,
+        LaunchConfinement confinement) {
 
     /** The default kill-and-prove deadline. */
     public static final Duration DEFAULT_KILL_DEADLINE = Duration.ofSeconds(5);
@@ -76,6 +78,7 @@ public record LaunchSpec(
         Objects.requireNonNull(killDeadline, "killDeadline");
         Objects.requireNonNull(ceilings, "ceilings");
         Objects.requireNonNull(ownership, "ownership");
+        Objects.requireNonNull(confinement, "confinement");
         if (!executable.isAbsolute() || !workingDirectory.isAbsolute()) {
             throw new IllegalArgumentException("executable and working directory must be absolute");
         }
@@ -111,6 +114,42 @@ public record LaunchSpec(
                 throw new IllegalArgumentException("malformed environment entry");
             }
         }
+    }
+
+    /** A spec that asks for no file-write or network confinement ({@link LaunchConfinement#UNRESTRICTED}). */
+    public LaunchSpec(
+            RunId runId,
+            Path executable,
+            Optional<Sha256Digest> executableDigest,
+            List<String> arguments,
+            Path workingDirectory,
+            Optional<DirectoryIdentity> workingDirectoryIdentity,
+            Map<String, String> environment,
+            byte[] stdin,
+            int stdoutLimit,
+            int stderrLimit,
+            Duration wallTimeout,
+            Duration terminationGrace,
+            Duration killDeadline,
+            ResourceCeilings ceilings,
+            OwnershipRecorder ownership) {
+        this(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                workingDirectoryIdentity,
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                ownership,
+                LaunchConfinement.UNRESTRICTED);
     }
 
     /**
@@ -168,7 +207,8 @@ public record LaunchSpec(
                 terminationGrace,
                 killDeadline,
                 ceilings,
-                recorder);
+                recorder,
+                confinement);
     }
 
     /** The same spec bound to a working-directory identity. */
@@ -188,7 +228,29 @@ public record LaunchSpec(
                 terminationGrace,
                 killDeadline,
                 ceilings,
-                ownership);
+                ownership,
+                confinement);
+    }
+
+    /** The same spec asking for {@code confinement}. */
+    public LaunchSpec withConfinement(LaunchConfinement confinement) {
+        return new LaunchSpec(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                workingDirectoryIdentity,
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                ownership,
+                confinement);
     }
 
     /** A copy of the stdin payload. */
@@ -220,7 +282,8 @@ public record LaunchSpec(
                 && terminationGrace.equals(other.terminationGrace)
                 && killDeadline.equals(other.killDeadline)
                 && ceilings.equals(other.ceilings)
-                && ownership.equals(other.ownership);
+                && ownership.equals(other.ownership)
+                && confinement.equals(other.confinement);
     }
 
     @Override

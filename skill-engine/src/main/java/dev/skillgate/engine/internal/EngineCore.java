@@ -504,7 +504,10 @@ public final class EngineCore {
                 // The device and inode whose file key was just compared: the runner and the supervisor
                 // refuse a directory swapped in at the same path after this point (WORKSPACE_CHANGED).
                 workspaceNow.get().directory(),
-                new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()));
+                new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()),
+                // The contract just re-checked: its permissionMode and networkDestinations become the
+                // launch's kernel confinement where the supervisor and the kernel offer it (L2).
+                contractAgain.accepted().map(ContractVerdict.Accepted::contract));
         NodeRunner nodeRunner = runner(sel, runtime);
         Duration settleBound = manifest.timeout()
                 .toDuration()
