@@ -11,7 +11,7 @@ module dev.skillgate.engine {
     requires transitive dev.skillgate.runner;
     requires transitive dev.skillgate.audit;
     requires transitive dev.skillgate.workflow;
-    requires dev.skillgate.runner.linux;
+    requires transitive dev.skillgate.runner.linux;
 
     exports dev.skillgate.engine;
 

@@ -100,6 +100,7 @@ struct request {
     uint8_t l2_policy;
     uint8_t fs_mode;
     uint8_t net_mode;
+    uint8_t required; /* CONF_* parts the approval showed as enforced: applied or refused */
     uint32_t nwrite;
     char *write_dirs[REQ_MAX_WRITABLE];
     uint32_t nports;

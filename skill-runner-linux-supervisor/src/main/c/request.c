@@ -191,7 +191,7 @@ int parse_request(const uint8_t *body, size_t len, struct request *rq) {
     rq->l2_policy = cur_u8(&c);
     rq->fs_mode = cur_u8(&c);
     rq->net_mode = cur_u8(&c);
-    uint8_t reserved2 = cur_u8(&c);
+    rq->required = cur_u8(&c);
     uint32_t nwrite = cur_u32(&c);
     if (c.bad) {
         return SC_REQUEST_MALFORMED;
@@ -216,7 +216,7 @@ int parse_request(const uint8_t *body, size_t len, struct request *rq) {
         cur_bytes(&c, b, 2);
         rq->ports[i] = (uint16_t)((b[0] << 8) | b[1]);
     }
-    if (c.bad || c.left != 0 || reserved != 0 || reserved2 != 0) {
+    if (c.bad || c.left != 0 || reserved != 0) {
         return SC_REQUEST_MALFORMED;
     }
     if (rq->policy > POLICY_REQUIRE || rq->verify_mode > VERIFY_IDENTITY || rq->cwd_mode > CWD_CHECK_IDENTITY
@@ -225,6 +225,12 @@ int parse_request(const uint8_t *body, size_t len, struct request *rq) {
     }
     /* Rules only make sense with their mode; a directory list without the allow-list mode is malformed. */
     if ((rq->fs_mode == FS_UNRESTRICTED && nwrite != 0) || (rq->net_mode == NET_UNRESTRICTED && nports != 0)) {
+        return SC_REQUEST_MALFORMED;
+    }
+    /* A required part must be a known one, and asked for. */
+    if ((rq->required & ~(CONF_PROCESS | CONF_FS_WRITES | CONF_NET_TCP)) != 0
+            || ((rq->required & CONF_FS_WRITES) && rq->fs_mode != FS_ALLOW_LIST)
+            || ((rq->required & CONF_NET_TCP) && rq->net_mode != NET_TCP_ALLOW_LIST)) {
         return SC_REQUEST_MALFORMED;
     }
     for (uint32_t i = 0; i < nwrite; i++) {

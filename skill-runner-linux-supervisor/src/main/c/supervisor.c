@@ -260,6 +260,13 @@ int main(int argc, char **argv) {
     }
     /* L2: each part the request asks for, where the kernel offers it; under REQUIRE all or nothing. */
     r.parts = 0;
+    /* What the approval showed as enforced is enforced, or nothing runs — whatever the policy. */
+    if (setup == SC_NONE && (r.rq.required & ~confine_available()) != 0) {
+        setup = SC_CONFINEMENT_UNAVAILABLE;
+    }
+    if (setup == SC_NONE && r.rq.l2_policy == POLICY_OFF && r.rq.required != 0) {
+        setup = SC_CONFINEMENT_UNAVAILABLE;
+    }
     if (setup == SC_NONE && r.rq.l2_policy != POLICY_OFF) {
         uint32_t wanted = CONF_PROCESS;
         if (r.rq.fs_mode == FS_ALLOW_LIST) {

@@ -21,6 +21,20 @@ public record Confinement(Part processReach, Part fileWrites, Part network) {
     /** Nothing confined and nothing asked for (the portable supervisor, nothing started). */
     public static final Confinement NONE = new Confinement(Part.NOT_ENFORCED, Part.NOT_REQUESTED, Part.NOT_REQUESTED);
 
+    /** A supervisor that can enforce no part (its capabilities). */
+    public static final Confinement UNAVAILABLE =
+            new Confinement(Part.NOT_ENFORCED, Part.NOT_ENFORCED, Part.NOT_ENFORCED);
+
+    /** The three parts, by name. */
+    public enum Kind {
+        /** {@link Confinement#processReach()}. */
+        PROCESS_REACH,
+        /** {@link Confinement#fileWrites()}. */
+        FILE_WRITES,
+        /** {@link Confinement#network()}. */
+        NETWORK
+    }
+
     /** The outcome of one part. */
     public enum Part {
         /** The kernel enforces it for the whole run. */
@@ -35,6 +49,18 @@ public record Confinement(Part processReach, Part fileWrites, Part network) {
         Objects.requireNonNull(processReach, "processReach");
         Objects.requireNonNull(fileWrites, "fileWrites");
         Objects.requireNonNull(network, "network");
+    }
+
+    /** The outcome of {@code kind}. */
+    public Part part(Kind kind) {
+        switch (kind) {
+            case PROCESS_REACH:
+                return processReach;
+            case FILE_WRITES:
+                return fileWrites;
+            default:
+                return network;
+        }
     }
 
     /** Whether any part is enforced by the kernel. */

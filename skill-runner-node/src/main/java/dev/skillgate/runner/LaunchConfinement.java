@@ -1,9 +1,12 @@
 package dev.skillgate.runner;
 
+import dev.skillgate.model.Confinement;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the runner asks a supervisor to confine for one launch (hardening layer L2), derived from the
@@ -17,8 +20,14 @@ import java.util.Optional;
  *     script may create, change or remove files; empty means writes are not restricted
  * @param tcpConnectPorts if present, the only TCP ports the script may connect to (an empty list: no
  *     TCP connect and no bind at all); empty means TCP is not restricted
+ * @param required the parts the supervisor must enforce or refuse the launch before anything runs
+ *     ({@code CONFINEMENT_UNAVAILABLE}), whatever its policy: the parts the approval request showed as
+ *     enforced. Each must be asked for (process reach always is)
  */
-public record LaunchConfinement(Optional<List<Path>> writableDirectories, Optional<List<Integer>> tcpConnectPorts) {
+public record LaunchConfinement(
+        Optional<List<Path>> writableDirectories,
+        Optional<List<Integer>> tcpConnectPorts,
+        Set<Confinement.Kind> required) {
 
     /** Most writable directories. */
     public static final int MAX_DIRECTORIES = 16;
@@ -29,7 +38,13 @@ public record LaunchConfinement(Optional<List<Path>> writableDirectories, Option
     /** Nothing restricted but process reach. */
     public static final LaunchConfinement UNRESTRICTED = new LaunchConfinement(Optional.empty(), Optional.empty());
 
+    /** A request that requires no part (each applies where the supervisor's policy and kernel allow). */
+    public LaunchConfinement(Optional<List<Path>> writableDirectories, Optional<List<Integer>> tcpConnectPorts) {
+        this(writableDirectories, tcpConnectPorts, Set.of());
+    }
+
     public LaunchConfinement {
+        required = Set.copyOf(Objects.requireNonNull(required, "required"));
         writableDirectories = Objects.requireNonNull(writableDirectories, "writableDirectories")
                 .map(List::copyOf);
         tcpConnectPorts =
@@ -56,5 +71,22 @@ public record LaunchConfinement(Optional<List<Path>> writableDirectories, Option
                 }
             }
         }
+        if ((required.contains(Confinement.Kind.FILE_WRITES) && writableDirectories.isEmpty())
+                || (required.contains(Confinement.Kind.NETWORK) && tcpConnectPorts.isEmpty())) {
+            throw new IllegalArgumentException("a required part must be asked for");
+        }
+    }
+
+    /** The same request, requiring {@code parts} (those of them that it asks for). */
+    public LaunchConfinement requiring(Set<Confinement.Kind> parts) {
+        EnumSet<Confinement.Kind> r = EnumSet.noneOf(Confinement.Kind.class);
+        for (Confinement.Kind k : parts) {
+            if (k == Confinement.Kind.PROCESS_REACH
+                    || (k == Confinement.Kind.FILE_WRITES && writableDirectories.isPresent())
+                    || (k == Confinement.Kind.NETWORK && tcpConnectPorts.isPresent())) {
+                r.add(k);
+            }
+        }
+        return new LaunchConfinement(writableDirectories, tcpConnectPorts, r);
     }
 }

@@ -1,12 +1,16 @@
 package dev.skillgate.runner.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.NetworkDestination;
 import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.runner.LaunchConfinement;
+import dev.skillgate.runner.SupervisorCapabilities;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The confinement a launch asks for, derived from the skill's trust contract (decision 0541):
@@ -17,6 +21,20 @@ import java.util.Optional;
  */
 public final class Confinements {
     private Confinements() {}
+
+    /**
+     * The parts {@code caps} says a launch gets when it asks: the approval request shows them as
+     * enforced, and the runner requires them of the launch.
+     */
+    public static Set<Confinement.Kind> offered(SupervisorCapabilities caps) {
+        EnumSet<Confinement.Kind> out = EnumSet.noneOf(Confinement.Kind.class);
+        for (Confinement.Kind k : Confinement.Kind.values()) {
+            if (caps.confinement().part(k) == Confinement.Part.ENFORCED) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
 
     /** What to ask the supervisor for; {@code home}, {@code tmp} and {@code workspace} are real paths. */
     public static LaunchConfinement forContract(Optional<SkillContract> contract, Path home, Path tmp, Path workspace) {

@@ -235,8 +235,14 @@ public final class RunExecution implements ExecutionHandle {
         args.add(entryArgument);
         LaunchConfinement confinement;
         try {
+            // What the approval showed as enforced (the supervisor's stable capabilities) is required:
+            // the helper refuses the launch rather than run with less (decision 0540).
             confinement = Confinements.forContract(
-                    request.contract(), staged.home().toRealPath(), staged.tmp().toRealPath(), cwd);
+                            request.contract(),
+                            staged.home().toRealPath(),
+                            staged.tmp().toRealPath(),
+                            cwd)
+                    .requiring(Confinements.offered(supervisor.capabilities()));
         } catch (IOException e) {
             return refusedAfterStaging(staged, ErrorCode.STAGING_FAILED, "the run's HOME or TMPDIR cannot be resolved");
         }

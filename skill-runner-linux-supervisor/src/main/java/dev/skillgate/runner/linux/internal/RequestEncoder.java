@@ -1,5 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.LaunchSpec;
@@ -81,7 +82,22 @@ public final class RequestEncoder {
                 c.writableDirectories().orElse(List.of()).stream()
                         .map(Object::toString)
                         .toList(),
-                c.tcpConnectPorts().orElse(List.of()));
+                c.tcpConnectPorts().orElse(List.of()),
+                requiredBits(c));
+    }
+
+    static int requiredBits(LaunchConfinement c) {
+        int bits = 0;
+        if (c.required().contains(Confinement.Kind.PROCESS_REACH)) {
+            bits |= Wire.CONF_PROCESS;
+        }
+        if (c.required().contains(Confinement.Kind.FILE_WRITES)) {
+            bits |= Wire.CONF_FS_WRITES;
+        }
+        if (c.required().contains(Confinement.Kind.NETWORK)) {
+            bits |= Wire.CONF_NET_TCP;
+        }
+        return bits;
     }
 
     /**
@@ -92,11 +108,13 @@ public final class RequestEncoder {
      * @param netMode {@link Wire#NET_UNRESTRICTED} or {@link Wire#NET_TCP_ALLOW_LIST}
      * @param writable the writable directories (absolute paths)
      * @param ports the TCP ports the script may connect to
+     * @param required the {@code CONF_*} bits the helper must apply or refuse
      */
-    public record Confine(int policy, int fsMode, int netMode, List<String> writable, List<Integer> ports) {
+    public record Confine(
+            int policy, int fsMode, int netMode, List<String> writable, List<Integer> ports, int required) {
         /** L2 off, nothing restricted. */
         public static final Confine OFF =
-                new Confine(Wire.POLICY_OFF, Wire.FS_UNRESTRICTED, Wire.NET_UNRESTRICTED, List.of(), List.of());
+                new Confine(Wire.POLICY_OFF, Wire.FS_UNRESTRICTED, Wire.NET_UNRESTRICTED, List.of(), List.of(), 0);
 
         public Confine {
             writable = List.copyOf(writable);
@@ -276,7 +294,7 @@ public final class RequestEncoder {
         body.write(c.policy());
         body.write(c.fsMode());
         body.write(c.netMode());
-        body.write(0);
+        body.write(c.required());
         u32(body, c.writable().size());
         for (String w : c.writable()) {
             string(body, w);

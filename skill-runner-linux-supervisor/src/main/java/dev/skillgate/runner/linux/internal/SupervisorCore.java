@@ -1,5 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.runner.LaunchSpec;
@@ -141,7 +142,7 @@ public final class SupervisorCore {
                     detail);
         }
         SupervisorCore core = new SupervisorCore(
-                new SupervisorCapabilities(true, true, layer, detail),
+                new SupervisorCapabilities(true, true, layer, detail, offered(pr, confinementPolicy)),
                 Optional.of(inst),
                 probe,
                 policy,
@@ -149,6 +150,15 @@ public final class SupervisorCore {
                 spares);
         spares.replenish(inst);
         return core;
+    }
+
+    /** The parts a launch gets when it asks for them: what the probe found, unless the policy is off. */
+    static Confinement offered(HelperProbe.Probe pr, int confinementPolicy) {
+        boolean on = confinementPolicy != Wire.POLICY_OFF;
+        return new Confinement(
+                on && pr.pidNamespace() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && pr.landlockFs() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && pr.landlockNet() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED);
     }
 
     private static SupervisorCore unavailable(

@@ -223,4 +223,53 @@ class ConfinementTest {
         assertThat(r.result().detail()).startsWith("CONFINEMENT_UNAVAILABLE:");
         assertThat(r.result().cleanup().proof()).isEqualTo("NOTHING_STARTED");
     }
+
+    @Test
+    void aRequiredPartThatWillNotApplyRefusesTheLaunchBeforeAnythingRuns() throws Exception {
+        // What the approval showed as enforced is required of the launch (decision 0540): a helper that
+        // would apply less (here: L2 off) refuses instead of running with less.
+        SupervisorCore off =
+                SupervisorCore.prepare(data, Wire.POLICY_PREFER, Wire.POLICY_OFF, HelperLauncher.direct(), false);
+        TestRun t = TestRun.of(runs, "write-attack.mjs");
+        Path marker = target(Files.createDirectories(runs.resolve("layout-" + t.tag)), "elsewhere");
+        t.arguments.add(marker.toString());
+        t.confinement = new LaunchConfinement(Optional.of(List.of(t.dir)), Optional.of(List.of()))
+                .requiring(java.util.EnumSet.allOf(Confinement.Kind.class));
+
+        HelperRun.Report r = t.run(off);
+
+        assertThat(r.result().outcome()).isEqualTo(Outcome.SETUP_FAILED);
+        assertThat(r.result().detail()).startsWith("CONFINEMENT_UNAVAILABLE:");
+        assertThat(r.result().cleanup().proof()).isEqualTo("NOTHING_STARTED");
+        assertThat(Files.exists(marker.resolve("written-by-script"))).isFalse();
+    }
+
+    @Test
+    void requiredPartsTheKernelOffersAreApplied() throws Exception {
+        assumeParts(true, true);
+        TestRun t = TestRun.of(runs, "write-attack.mjs");
+        Path elsewhere = target(Files.createDirectories(runs.resolve("layout-" + t.tag)), "elsewhere");
+        t.arguments.add(elsewhere.toString());
+        t.confinement = new LaunchConfinement(Optional.of(List.of(t.dir)), Optional.of(List.of()))
+                .requiring(java.util.EnumSet.of(Confinement.Kind.FILE_WRITES, Confinement.Kind.NETWORK));
+
+        HelperRun.Report r = t.run(prefer);
+
+        assertThat(r.result().outcome()).as(r.helperDiagnostics()).isEqualTo(Outcome.EXITED);
+        assertThat(r.result().confinement().fileWrites()).isEqualTo(Confinement.Part.ENFORCED);
+        assertThat(r.result().confinement().network()).isEqualTo(Confinement.Part.ENFORCED);
+        assertThat(at(report(r), elsewhere, "create")).isEqualTo("EACCES");
+    }
+
+    @Test
+    void theCapabilitiesNameThePartsALaunchGets() {
+        HelperProbe.Probe p = prefer.probe().orElseThrow();
+        Confinement offered = prefer.capabilities().confinement();
+        assertThat(offered.fileWrites() == Confinement.Part.ENFORCED).isEqualTo(p.landlockFs());
+        assertThat(offered.network() == Confinement.Part.ENFORCED).isEqualTo(p.landlockNet());
+        assertThat(offered.processReach() == Confinement.Part.ENFORCED).isEqualTo(p.pidNamespace());
+        SupervisorCore off =
+                SupervisorCore.prepare(data, Wire.POLICY_PREFER, Wire.POLICY_OFF, HelperLauncher.direct(), false);
+        assertThat(off.capabilities().confinement()).isEqualTo(Confinement.UNAVAILABLE);
+    }
 }
