@@ -8,6 +8,7 @@ module dev.skillgate.cli {
     requires dev.skillgate.audit;
     requires dev.skillgate.engine;
     requires tools.jackson.databind;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.cli;
 }

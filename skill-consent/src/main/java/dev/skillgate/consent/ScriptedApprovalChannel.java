@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /**
  * A deterministic {@link ApprovalChannel} for tests and the testkit: answers requests from a queue
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletionStage;
  * every later one with {@link ErrorCode#CONSENT_CHANNEL_UNAVAILABLE}. Thread-safe. It stands in for
  * a human; it is not a way to approve anything outside tests.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ScriptedApprovalChannel implements ApprovalChannel, AutoCloseable {
     private final boolean holdWhenEmpty;
     private final Deque<ApprovalDecision> queued = new ArrayDeque<>();

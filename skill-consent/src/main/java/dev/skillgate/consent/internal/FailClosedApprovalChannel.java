@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * Wraps an {@link ApprovalChannel} so that every failure is a denial and every request completes
@@ -20,6 +21,7 @@ import java.util.function.Supplier;
  * <p>The returned stage is a new future owned here: the delegate's stage is only observed, never
  * completed or cancelled, and a late delegate answer after the timeout is ignored.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class FailClosedApprovalChannel implements ApprovalChannel {
     private final ApprovalChannel delegate;
     private final Duration timeout;
