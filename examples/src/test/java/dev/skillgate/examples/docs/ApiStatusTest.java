@@ -133,6 +133,64 @@ class ApiStatusTest {
     }
 
     @Test
+    void aHostOnTheModulePathCompilesAndRunsWithoutTheAnnotationJar(@TempDir Path dir) throws Exception {
+        Path model = Path.of(dev.skillgate.model.RunId.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        write(dir, "src/module-info.java", "module host { requires dev.skillgate.model; }\n");
+        write(dir, "src/host/Main.java", """
+                package host;
+
+                public class Main {
+                    public static void main(String[] args) throws Exception {
+                        System.out.println(dev.skillgate.model.RunId.class
+                                .getModule()
+                                .getDescriptor()
+                                .requires()
+                                .stream()
+                                .anyMatch(r -> r.name().equals("org.apiguardian.api")));
+                        System.out.println(ModuleLayer.boot().findModule("org.apiguardian.api").isPresent());
+                        System.out.println(dev.skillgate.model.RunId.random().toString().length());
+                    }
+                }
+                """);
+        Process javac = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
+                        "--module-path",
+                        model.toString(),
+                        "-d",
+                        dir.resolve("out").toString(),
+                        dir.resolve("src/module-info.java").toString(),
+                        dir.resolve("src/host/Main.java").toString())
+                .redirectErrorStream(true)
+                .start();
+        javac.getOutputStream().close();
+        String said = new String(javac.getInputStream().readNBytes(1 << 16), StandardCharsets.UTF_8);
+        assertThat(javac.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        // javac warns about the absent annotation class (docs/api.md says what a -Werror host adds),
+        // and compiles.
+        assertThat(javac.exitValue()).as(said).isZero();
+        assertThat(said).contains("org.apiguardian.api.API");
+
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--module-path",
+                        model + java.io.File.pathSeparator + dir.resolve("out"),
+                        "--module",
+                        "host/host.Main")
+                .redirectErrorStream(true)
+                .start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readNBytes(1 << 16), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        // skill-model requires the annotation module statically: it is not resolved, and not needed.
+        assertThat(out.lines().toList()).containsExactly("true", "false", "36");
+    }
+
+    @Test
     void theToolAnnotatesAScratchCheckoutAndASecondRunChangesNothing(@TempDir Path root) throws Exception {
         write(root, "pom.xml", """
                 <project>
