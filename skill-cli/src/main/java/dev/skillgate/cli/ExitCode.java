@@ -1,9 +1,6 @@
 package dev.skillgate.cli;
 
-import org.apiguardian.api.API;
-
 /** The {@code skillgate} exit codes (SPEC §13); stable, documented in {@code docs/cli.md}. */
-@API(status = API.Status.INTERNAL, since = "0.1.0")
 public enum ExitCode {
     /** Success, or the input is valid. */
     OK(0),

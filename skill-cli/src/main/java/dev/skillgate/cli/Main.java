@@ -4,7 +4,6 @@ import dev.skillgate.cli.internal.Cli;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import org.apiguardian.api.API;
 
 /**
  * Entry point of the {@code skillgate} command.
@@ -13,7 +12,6 @@ import org.apiguardian.api.API;
  * 4 cleanup unknown. No command prints a stack trace; an unexpected fault prints one line naming
  * its type and exits 1.
  */
-@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class Main {
     private Main() {}
 
