@@ -792,6 +792,11 @@ public final class EngineCore {
             return Optional.of(
                     Diagnostic.error(d.code(), "", d.reason().isEmpty() ? "the approval was denied" : d.reason()));
         }
+        if (!decision.answers(request.id())) {
+            // An approval for another request (decision 0760): never applied to this one.
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.BINDING_MISMATCH, "", "the approval names another request than this activation"));
+        }
         return Optional.empty();
     }
 
