@@ -222,7 +222,10 @@ public final class SkillGate implements AutoCloseable {
     public DrainReport close(Duration maxWait) {
         Objects.requireNonNull(maxWait, "maxWait");
         core.markClosed();
+        // The drain lists and stops the in-flight executions before their ledgers end, so that each
+        // waiting one ends ENGINE_CLOSED and is counted (decision 0762).
         DrainReport report = Settlements.drain(core.id(), maxWait);
+        core.endAllRuns();
         admin.revokeEngineCapability(capability);
         if (ownsAdmin) {
             admin.close();
