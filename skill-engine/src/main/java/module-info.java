@@ -12,6 +12,7 @@ module dev.skillgate.engine {
     requires transitive dev.skillgate.audit;
     requires transitive dev.skillgate.workflow;
     requires dev.skillgate.runner.linux;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.engine;
 

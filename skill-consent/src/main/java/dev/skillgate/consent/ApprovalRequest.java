@@ -10,6 +10,7 @@ import dev.skillgate.model.WorkspaceIdentity;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Everything a human needs to approve one exact launch (SPEC §8): the artifact (revision, files
@@ -33,6 +34,7 @@ import java.util.Objects;
  * @param createdAt wall-clock creation time (display)
  * @param expiresAt wall-clock expiry (display; the ledger enforces the window monotonically)
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record ApprovalRequest(
         ProposalId proposal,
         SkillName skill,

@@ -2,6 +2,7 @@ package dev.skillgate.engine;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One loadable skill in the {@link SkillGate#catalog()}: what a prompt catalog shows.
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param location the absolute path of its {@code SKILL.md} (no link was followed)
  * @param portable whether it also passes the Agent Skills standard read literally
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record SkillSummary(String name, String description, Path location, boolean portable) {
     public SkillSummary {
         Objects.requireNonNull(name, "name");

@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import dev.skillgate.model.Diagnostic;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What discovery found over all roots.
@@ -14,6 +15,7 @@ import java.util.List;
  * @param diagnostics walk-level findings: missing or linked roots, links found and not followed,
  *     walk limits reached, shadowing
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record DiscoveryResult(
         List<DiscoveredSkill> skills,
         List<ShadowedSkill> shadowed,

@@ -2,6 +2,7 @@ package dev.skillgate.model;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Every stable error and diagnostic code Skillgate reports, grouped by {@link ErrorGroup}.
@@ -11,6 +12,7 @@ import java.util.Optional;
  * {@code docs/error-codes.md} (a test keeps the two in step). Agent Skills field rules also have the
  * hyphenated rule id of the conformance cases ({@code NAME_LOWERCASE} is rule {@code NAME-LOWERCASE}).
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public enum ErrorCode {
     // --- LAYOUT ---
     /** The given path does not exist. */
