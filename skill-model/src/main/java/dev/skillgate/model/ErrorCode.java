@@ -40,6 +40,12 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT,
             "An entry's name cannot be mapped back to its bytes on disk (not valid UTF-8, or not representable in"
                     + " a non-UTF-8 locale); discovery skipped it and reported it."),
+    /** Discovery deliberately did not search an entry (VCS metadata, node_modules, a repeated root); reported. */
+    LAYOUT_SKIPPED(
+            ErrorGroup.LAYOUT,
+            "Discovery deliberately did not search an entry: version-control metadata, `node_modules`, a"
+                    + " dot-directory when those are excluded, a root given twice, or a skill already found through an"
+                    + " earlier root."),
     /** No loadable skill of that name was found in the configured skill roots. */
     SKILL_NOT_FOUND(ErrorGroup.LAYOUT, "No loadable skill of that name was found in the configured skill roots."),
     // --- FRONTMATTER ---
@@ -106,6 +112,9 @@ public enum ErrorCode {
     META_VALUE(ErrorGroup.FIELD, "A `metadata` value is not a string."),
     /** The allowed-tools field is not a single string. */
     TOOLS_TYPE(ErrorGroup.FIELD, "The `allowed-tools` field is not a single string."),
+    /** The allowed-tools field is preserved, not enforced: it grants and restricts nothing. */
+    TOOLS_NOT_ENFORCED(
+            ErrorGroup.FIELD, "The `allowed-tools` field is preserved, not enforced: it grants and restricts nothing."),
     // --- HOST ---
     /** The name contains a word reserved by a host (anthropic, claude). */
     HOST_ANTHROPIC_RESERVED(ErrorGroup.HOST, "The name contains a word reserved by a host (`anthropic`, `claude`)."),
