@@ -473,6 +473,16 @@ public enum ErrorCode {
             "A data or staging directory, or a directory on its path, can be changed by another user or group"
                     + " (OpenSSH StrictModes rule; only a root-owned sticky directory such as `/tmp` is allowed to"
                     + " be shared); nothing is kept or run there."),
+    /** The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran. */
+    DATA_DIRECTORY_UNUSABLE(
+            ErrorGroup.STAGING,
+            "The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran."),
+    /** The data directory is on a file system mounted noexec: the supervisor helper cannot run from it. */
+    DATA_DIRECTORY_NOEXEC(
+            ErrorGroup.STAGING,
+            "The data directory is on a file system mounted `noexec`, so the supervisor helper installed there"
+                    + " cannot be executed; nothing ran (choose a data directory on a file system that allows"
+                    + " execution)."),
     /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
     STAGED_MODULE_CHANGED(
             ErrorGroup.STAGING,

@@ -103,7 +103,7 @@ final class CatalogCommand implements Command {
             try {
                 root = Path.of(arg);
             } catch (InvalidPathException e) {
-                throw new UsageException("not a usable path: " + Args.printable(arg));
+                throw new UsageException("not a usable path: " + Args.path(arg));
             }
             try {
                 BasicFileAttributes a =
