@@ -6,6 +6,7 @@ import dev.skillgate.consent.TrustScope;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.LaunchAuthority;
+import dev.skillgate.engine.PendingExecution;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
 import dev.skillgate.engine.SupervisorSelection;
@@ -61,6 +62,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -437,8 +439,11 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     out.println("data directory: " + Args.safe(dataDir.toString()) + (temporary ? " (temporary)" : ""));
                     out.println();
                 }
-                ExecutionEnvelope env = gate.execute(
-                        ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace));
+                ExecutionEnvelope env = executeInterruptibly(
+                        gate,
+                        ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace),
+                        err,
+                        temporary ? Optional.of(dataDir) : Optional.empty());
                 envelope = Optional.of(env);
                 code = exitCode(env);
                 if (json) {
@@ -474,6 +479,47 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
         }
         return code;
+    }
+
+    /**
+     * Runs the request; Ctrl-C (or SIGTERM) stops the script and waits for the run's real settlement,
+     * at most {@link #DRAIN_WAIT}, instead of ending the JVM before it settled; a second signal exits
+     * at once (130), naming the temporary data directory it leaves (decision 0638).
+     */
+    private static ExecutionEnvelope executeInterruptibly(
+            SkillGate gate, ExecutionRequest request, PrintStream err, Optional<Path> temporary) {
+        PendingExecution pending = gate.executeAsync(request);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        try (Interrupts handlers = Interrupts.install(signal -> {
+            if (interrupted.compareAndSet(false, true)) {
+                err.println("skillgate run: SIG" + signal + ": stopping the script and waiting for the run to settle"
+                        + " (at most " + DRAIN_WAIT.toSeconds() + " s; interrupt again to exit at once)");
+                pending.cancel();
+                return;
+            }
+            err.println("skillgate run: SIG" + signal + " again: exiting without waiting for the run to settle"
+                    + temporary
+                            .map(d -> "; the temporary data directory is left at " + Args.path(d.toString()))
+                            .orElse("")
+                    + " (its audit log records the settlement)");
+            err.flush();
+            Runtime.getRuntime().halt(130);
+        })) {
+            ExecutionEnvelope delivered = pending.await();
+            if (!interrupted.get() || delivered.status() != dev.skillgate.model.ExecutionStatus.CLEANUP_UNKNOWN) {
+                return delivered;
+            }
+            // Delivered early while the tree was still being terminated: wait for what the runner saw.
+            try {
+                return pending.settlement().toCompletableFuture().get(DRAIN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                err.println("skillgate run: the run did not settle within " + DRAIN_WAIT.toSeconds() + " s");
+                return delivered;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return delivered;
+            }
+        }
     }
 
     /** A data directory another user could change: one line with the code, where, and why. */
