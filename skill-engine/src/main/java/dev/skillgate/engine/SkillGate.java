@@ -111,7 +111,7 @@ public final class SkillGate implements AutoCloseable {
         List<SkillSummary> out = new ArrayList<>();
         for (DiscoveredSkill s : core.discover().skills()) {
             out.add(new SkillSummary(
-                    s.name(), s.description(), s.location(), s.report().portable()));
+                    s.name(), s.description(), s.location(), s.report().portable(), s.modelInvocationDisabled()));
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return List.copyOf(out);

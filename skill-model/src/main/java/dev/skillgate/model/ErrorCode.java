@@ -42,6 +42,12 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT,
             "An entry's name cannot be mapped back to its bytes on disk (not valid UTF-8, or not representable in"
                     + " a non-UTF-8 locale); discovery skipped it and reported it."),
+    /** Discovery deliberately did not search an entry (VCS metadata, node_modules, a repeated root); reported. */
+    LAYOUT_SKIPPED(
+            ErrorGroup.LAYOUT,
+            "Discovery deliberately did not search an entry: version-control metadata, `node_modules`, a"
+                    + " dot-directory when those are excluded, a root given twice, or a skill already found through an"
+                    + " earlier root."),
     /** No loadable skill of that name was found in the configured skill roots. */
     SKILL_NOT_FOUND(ErrorGroup.LAYOUT, "No loadable skill of that name was found in the configured skill roots."),
     // --- FRONTMATTER ---
@@ -108,6 +114,9 @@ public enum ErrorCode {
     META_VALUE(ErrorGroup.FIELD, "A `metadata` value is not a string."),
     /** The allowed-tools field is not a single string. */
     TOOLS_TYPE(ErrorGroup.FIELD, "The `allowed-tools` field is not a single string."),
+    /** The allowed-tools field is preserved, not enforced: it grants and restricts nothing. */
+    TOOLS_NOT_ENFORCED(
+            ErrorGroup.FIELD, "The `allowed-tools` field is preserved, not enforced: it grants and restricts nothing."),
     // --- HOST ---
     /** The name contains a word reserved by a host (anthropic, claude). */
     HOST_ANTHROPIC_RESERVED(ErrorGroup.HOST, "The name contains a word reserved by a host (`anthropic`, `claude`)."),
@@ -466,6 +475,16 @@ public enum ErrorCode {
             "A data or staging directory, or a directory on its path, can be changed by another user or group"
                     + " (OpenSSH StrictModes rule; only a root-owned sticky directory such as `/tmp` is allowed to"
                     + " be shared); nothing is kept or run there."),
+    /** The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran. */
+    DATA_DIRECTORY_UNUSABLE(
+            ErrorGroup.STAGING,
+            "The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran."),
+    /** The data directory is on a file system mounted noexec: the supervisor helper cannot run from it. */
+    DATA_DIRECTORY_NOEXEC(
+            ErrorGroup.STAGING,
+            "The data directory is on a file system mounted `noexec`, so the supervisor helper installed there"
+                    + " cannot be executed; nothing ran (choose a data directory on a file system that allows"
+                    + " execution)."),
     /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
     STAGED_MODULE_CHANGED(
             ErrorGroup.STAGING,
