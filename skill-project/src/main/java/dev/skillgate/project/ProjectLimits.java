@@ -6,8 +6,8 @@ import java.time.Duration;
  * The fixed bounds of the Node project profile (seed ADR-007). They are constants, not settings: a
  * host cannot widen them, and every one is shown in the approval request.
  *
- * <p>Per-stream output is bounded more tightly than ADR-007's 1 MiB for stderr: the supervisors keep
- * at most {@link dev.skillgate.model.Limits#STDERR_BYTES} of stderr (decision 0652).
+ * <p>Per-stream output is bounded more tightly than ADR-007's 1 MiB: the supervisors keep at most
+ * 256 KiB of stdout and 16 KiB of stderr per launch (decision 0652).
  */
 public final class ProjectLimits {
     private ProjectLimits() {}
@@ -33,8 +33,8 @@ public final class ProjectLimits {
     /** Most bytes of all output of all steps together. */
     public static final long TOTAL_OUTPUT_BYTES = 16L * 1024 * 1024;
 
-    /** Most stdout bytes kept per step. */
-    public static final int STDOUT_BYTES = 1024 * 1024;
+    /** Most stdout bytes kept per step (the supervisors' bound, {@link dev.skillgate.model.OutputLimit#MAX_BYTES}). */
+    public static final int STDOUT_BYTES = dev.skillgate.model.OutputLimit.MAX_BYTES;
 
     /** Most stderr bytes kept per step (the supervisors' bound). */
     public static final int STDERR_BYTES = dev.skillgate.model.Limits.STDERR_BYTES;
