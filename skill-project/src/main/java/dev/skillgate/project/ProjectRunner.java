@@ -244,13 +244,13 @@ public final class ProjectRunner {
                 status = ExecutionStatus.FAILED;
                 errors.add(
                         0,
-                        Diagnostic.error(ErrorCode.CLEANUP_UNKNOWN, "", "the staging directory could not be removed"));
+                        Diagnostic.error(ErrorCode.STAGING_FAILED, "", "the staging directory could not be removed"));
             }
         }
-        if (status != ExecutionStatus.SUCCEEDED
-                && !anyStarted
-                && cleanup == CleanupStatus.NOT_STARTED
-                && results.isEmpty()) {
+        if (cleanup == CleanupStatus.UNKNOWN) {
+            // The same rule as skills: a started tree whose end was not proven is never anything else.
+            status = ExecutionStatus.CLEANUP_UNKNOWN;
+        } else if (status != ExecutionStatus.SUCCEEDED && !anyStarted && results.isEmpty()) {
             status = ExecutionStatus.REFUSED;
         }
         return new ProjectEnvelope(
