@@ -188,8 +188,12 @@ public final class ProjectGate implements AutoCloseable {
             return Optional.of(
                     Diagnostic.error(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "", "the approval channel failed"));
         }
-        if (decision instanceof ApprovalDecision.Approved) {
-            return Optional.empty();
+        if (decision instanceof ApprovalDecision.Approved approved) {
+            // An approval answers one request (decision 0760): one minted for another is refused.
+            return approved.proposal().equals(request.id())
+                    ? Optional.empty()
+                    : Optional.of(
+                            Diagnostic.error(ErrorCode.BINDING_MISMATCH, "", "the approval answers another request"));
         }
         if (decision instanceof ApprovalDecision.Denied d) {
             return Optional.of(Diagnostic.error(d.code(), "", "the project run was not approved"));

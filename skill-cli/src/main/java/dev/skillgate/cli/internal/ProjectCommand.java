@@ -280,9 +280,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                             ? "--approve names this plan's approval digest: answering yes"
                             : "--approve names " + approve.get() + ", not this plan: answering no, nothing runs");
             return CompletableFuture.completedFuture(
-                    same
-                            ? ApprovalDecision.approve()
-                            : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "digest differs"));
+                    same ? request.approve() : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "digest differs"));
         }
         talk.print("Run these steps? Type yes to approve: ");
         talk.flush();
@@ -296,9 +294,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                 line != null && (line.strip().equals("yes") || line.strip().equals("y"));
         talk.println();
         return CompletableFuture.completedFuture(
-                yes
-                        ? ApprovalDecision.approve()
-                        : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "not approved"));
+                yes ? request.approve() : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "not approved"));
     }
 
     private static void print(PrintStream out, ProjectEnvelope e) {
