@@ -2,6 +2,7 @@ package dev.skillgate.engine;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One loadable skill in the {@link SkillGate#catalog()}: what a prompt catalog shows.
@@ -17,6 +18,7 @@ import java.util.Objects;
  *     may invoke it, so model-facing views (a prompt catalog, tools offered to a model) leave it out
  *     (decision 0635)
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record SkillSummary(
         String name, String description, Path location, boolean portable, boolean modelInvocationDisabled) {
     public SkillSummary {

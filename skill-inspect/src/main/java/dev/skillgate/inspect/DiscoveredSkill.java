@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A loadable skill found by {@link SkillDiscovery}.
@@ -26,6 +27,7 @@ import java.util.Optional;
  *     empty when the root itself is the skill directory
  * @param report the full validation report
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record DiscoveredSkill(
         String name,
         String description,

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Configuration of {@link SkillDiscovery}: the roots in precedence order and the walk bounds.
@@ -13,6 +14,7 @@ import java.util.Objects;
  * <p>Bounds are validated when the options are built: a value out of range is rejected with {@link
  * InvalidValueException} ({@code LIMIT_OUT_OF_RANGE}), never clamped.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class DiscoveryOptions {
     /** Fewest roots. */
     public static final int MIN_ROOTS = 1;

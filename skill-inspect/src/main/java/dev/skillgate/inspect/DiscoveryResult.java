@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import dev.skillgate.model.Diagnostic;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What discovery found over all roots.
@@ -18,6 +19,7 @@ import java.util.List;
  *     before (a {@code LAYOUT_WALK_LIMIT} warning); without it they are empty and the {@code
  *     LAYOUT_WALK_LIMIT} diagnostic is an error
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record DiscoveryResult(
         List<DiscoveredSkill> skills,
         List<ShadowedSkill> shadowed,

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * still lists them for the user. {@link #includingModelInvocationDisabled()} switches that off
  * (decision 0635).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillCatalog {
     private static final JsonMapper JSON =
             JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();

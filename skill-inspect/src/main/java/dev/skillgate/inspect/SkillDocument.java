@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * A parsed {@code SKILL.md}: the original bytes, the raw frontmatter text, the frontmatter as a
@@ -22,6 +23,7 @@ import java.util.Set;
  * Nothing in a document grants a permission or changes execution. Immutable; {@link #bytes()}
  * returns a copy.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillDocument {
     /** The six top-level keys the Agent Skills standard defines. */
     public static final Set<String> STANDARD_FIELDS =

@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -50,6 +51,7 @@ import tools.jackson.databind.JsonNode;
  * the manifest does not declare are read from disk on demand and are not covered by any approval.
  * One instance per host binding; it keeps no static state. Thread-safe.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class SkillTools {
     /** The tool that returns a skill's approved instructions. */
     public static final String ACTIVATE_SKILL = "activate_skill";

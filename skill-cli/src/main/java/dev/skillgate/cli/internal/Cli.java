@@ -26,7 +26,8 @@ public final class Cli {
             new SignCommand(),
             new RunCommand(),
             new AuditCommand(),
-            new TrustCommand());
+            new TrustCommand(),
+            new ProjectCommand());
 
     /**
      * A command that reads standard input (the {@code run} command's approval prompt, {@code --input
