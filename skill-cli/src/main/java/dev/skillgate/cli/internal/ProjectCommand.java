@@ -118,11 +118,12 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
 
     @Override
     public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        return run(args, System.in, out, err);
+        return run(args, System.in, RawArguments.none(), out, err);
     }
 
     @Override
-    public ExitCode run(List<String> argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
+    public ExitCode run(List<String> argv, InputStream in, RawArguments raw, PrintStream out, PrintStream err)
+            throws UsageException {
         if (argv.isEmpty() || !(argv.get(0).equals("inspect") || argv.get(0).equals("run"))) {
             throw new UsageException("expected 'inspect' or 'run'");
         }
