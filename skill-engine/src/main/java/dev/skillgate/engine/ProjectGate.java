@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * The sibling facade of {@link SkillGate} for the Node project profile (seed ADR-007, decision 0650):
@@ -42,6 +43,7 @@ import java.util.concurrent.TimeUnit;
  * asked. Not a sandbox: the project's code and its dependencies run as the host user, with the
  * user's files and network.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectGate implements AutoCloseable {
     private final SkillGateAdmin admin;
     private final ExecuteCapability capability;

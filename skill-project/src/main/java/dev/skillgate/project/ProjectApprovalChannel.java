@@ -2,6 +2,7 @@ package dev.skillgate.project;
 
 import dev.skillgate.consent.ApprovalDecision;
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /**
  * The host's approval surface for project runs: shows a {@link ProjectApprovalRequest} — all of it,
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletionStage;
  * late stage and {@code null} as a denial.
  */
 @FunctionalInterface
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public interface ProjectApprovalChannel {
     /** Shows {@code request}; the stage completes with the human's decision. */
     CompletionStage<ApprovalDecision> request(ProjectApprovalRequest request);

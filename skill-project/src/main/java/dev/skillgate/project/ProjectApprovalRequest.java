@@ -9,6 +9,7 @@ import dev.skillgate.model.Sha256Digest;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What the human is asked to approve for a project run: the exact argv of every step, the
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param id this request's id: an approval answers exactly this request ({@link #approve()}, decision
  *     0760); one for another request is refused with {@code BINDING_MISMATCH}
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProjectApprovalRequest(RunId run, AgentId agent, ProjectPlan plan, ProposalId id) {
 
     /** The warning every rendering must show. */
