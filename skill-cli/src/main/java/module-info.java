@@ -10,4 +10,6 @@ module dev.skillgate.cli {
     requires dev.skillgate.audit;
     requires dev.skillgate.engine;
     requires tools.jackson.databind;
+    // sun.misc.Signal: Ctrl-C waits for the run's settlement instead of ending the JVM (decision 0638).
+    requires jdk.unsupported;
 }

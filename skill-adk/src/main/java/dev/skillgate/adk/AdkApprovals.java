@@ -85,6 +85,18 @@ public final class AdkApprovals implements ApprovalChannel {
         waiting.remove(key, w);
     }
 
+    /** An approval bound to the request the tool call was asked about (decision 0760); a denial when none. */
+    static ApprovalDecision approvalOf(Object asked) {
+        if (asked instanceof ApprovalRequest r) {
+            return r.approve();
+        }
+        if (asked instanceof ActivationApprovalRequest r) {
+            return r.approve();
+        }
+        return new ApprovalDecision.Denied(
+                ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "no approval request was shown for this confirmation");
+    }
+
     static String executionKey(String skill, String invocationDigest) {
         return "run " + skill + " " + invocationDigest;
     }

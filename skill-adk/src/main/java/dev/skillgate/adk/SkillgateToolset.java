@@ -231,7 +231,7 @@ public final class SkillgateToolset implements BaseToolset {
                     .answer
                     .complete(
                             confirmed
-                                    ? ApprovalDecision.approve()
+                                    ? AdkApprovals.approvalOf(c.waiting().asked.getNow(null))
                                     : ApprovalDecision.deny("declined in the ADK confirmation"));
             return response(tool, c.outcome().join(), success);
         }

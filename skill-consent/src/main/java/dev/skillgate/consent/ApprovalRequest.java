@@ -103,6 +103,16 @@ public record ApprovalRequest(
                 proposal.expiresAt());
     }
 
+    /** An approval of exactly this request (it names {@link #proposal()}; decision 0760). */
+    public ApprovalDecision approve() {
+        return ApprovalDecision.approve(proposal);
+    }
+
+    /** A human denial of this request with a short reason. */
+    public ApprovalDecision deny(String reason) {
+        return ApprovalDecision.deny(reason);
+    }
+
     /** Always {@link #FULL_TRUST_WARNING}. */
     public String fullTrustWarning() {
         return FULL_TRUST_WARNING;

@@ -72,7 +72,7 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         Objects.requireNonNull(request, "request");
         return submit(() -> {
             out.print(ApprovalText.render(request));
-            return ask("Approve this exact run? [y/N, s = show entrypoint source] ", () -> {
+            return ask(request.proposal(), "Approve this exact run? [y/N, s = show entrypoint source] ", () -> {
                 Optional<String> source = request.artifact().readEntrypointSource();
                 out.print(source.map(ApprovalText::block).orElse("  (source unavailable)\n"));
             });
@@ -84,7 +84,10 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         Objects.requireNonNull(request, "request");
         return submit(() -> {
             out.print(ApprovalText.render(request));
-            return ask("Approve this plan for this run? [y/N] ", () -> out.println("  (no source for a plan)"));
+            return ask(
+                    request.proposal(),
+                    "Approve this plan for this run? [y/N] ",
+                    () -> out.println("  (no source for a plan)"));
         });
     }
 
@@ -93,10 +96,11 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         Objects.requireNonNull(request, "request");
         return submit(() -> {
             out.print(ApprovalText.render(request));
-            return ask("Allow this agent to use these exact instructions? [y/N, s = show SKILL.md] ", () -> {
-                Optional<String> text = request.readInstructions();
-                out.print(text.map(ApprovalText::block).orElse("  (instructions unavailable)\n"));
-            });
+            return ask(
+                    request.id(), "Allow this agent to use these exact instructions? [y/N, s = show SKILL.md] ", () -> {
+                        Optional<String> text = request.readInstructions();
+                        out.print(text.map(ApprovalText::block).orElse("  (instructions unavailable)\n"));
+                    });
         });
     }
 
@@ -132,7 +136,7 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         return new ApprovalDecision.Denied(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "the console channel is closed");
     }
 
-    private ApprovalDecision ask(String prompt, Runnable showSource) {
+    private ApprovalDecision ask(ProposalId shown, String prompt, Runnable showSource) {
         for (int i = 0; i < MAX_PROMPTS; i++) {
             out.print(prompt);
             out.flush();
@@ -150,7 +154,7 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
             String answer = line.get().trim().toLowerCase(Locale.ROOT);
             if (answer.equals("y") || answer.equals("yes")) {
                 out.println("approved");
-                return ApprovalDecision.approve();
+                return ApprovalDecision.approve(shown);
             }
             if (answer.equals("s")) {
                 showSource.run();

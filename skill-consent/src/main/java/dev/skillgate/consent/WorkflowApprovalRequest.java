@@ -30,6 +30,16 @@ public record WorkflowApprovalRequest(ProposalId proposal, WorkflowPlan plan, In
         return new WorkflowApprovalRequest(plan.id(), plan.plan(), plan.createdAt(), plan.expiresAt());
     }
 
+    /** An approval of exactly this plan request (it names {@link #proposal()}; decision 0760). */
+    public ApprovalDecision approve() {
+        return ApprovalDecision.approve(proposal);
+    }
+
+    /** A human denial of this plan with a short reason. */
+    public ApprovalDecision deny(String reason) {
+        return ApprovalDecision.deny(reason);
+    }
+
     /** Always {@link ApprovalRequest#FULL_TRUST_WARNING}. */
     public String fullTrustWarning() {
         return ApprovalRequest.FULL_TRUST_WARNING;

@@ -111,7 +111,7 @@ public final class SkillGate implements AutoCloseable {
         List<SkillSummary> out = new ArrayList<>();
         for (DiscoveredSkill s : core.discover().skills()) {
             out.add(new SkillSummary(
-                    s.name(), s.description(), s.location(), s.report().portable()));
+                    s.name(), s.description(), s.location(), s.report().portable(), s.modelInvocationDisabled()));
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return List.copyOf(out);
@@ -224,7 +224,10 @@ public final class SkillGate implements AutoCloseable {
     public DrainReport close(Duration maxWait) {
         Objects.requireNonNull(maxWait, "maxWait");
         core.markClosed();
+        // The drain lists and stops the in-flight executions before their ledgers end, so that each
+        // waiting one ends ENGINE_CLOSED and is counted (decision 0762).
         DrainReport report = Settlements.drain(core.id(), maxWait);
+        core.endAllRuns();
         admin.revokeEngineCapability(capability);
         if (ownsAdmin) {
             admin.close();

@@ -117,6 +117,20 @@ public final class SkillDocument {
         return fields.get("allowed-tools");
     }
 
+    /**
+     * Whether the Claude Code field {@code disable-model-invocation} asks to keep this skill out of
+     * the model's view: its value is a scalar reading {@code true}, {@code yes} or {@code on} in any
+     * case (YAML 1.1 and 1.2 spellings, read generously because hiding is the safe direction). The
+     * one host field Skillgate honours, and only in that direction: it hides a skill from {@link
+     * SkillCatalog#prompt()}, never grants anything (decision 0635).
+     */
+    public boolean modelInvocationDisabled() {
+        return text("disable-model-invocation")
+                .map(t -> t.strip().toLowerCase(java.util.Locale.ROOT))
+                .filter(t -> t.equals("true") || t.equals("yes") || t.equals("on"))
+                .isPresent();
+    }
+
     /** {@code metadata} as written (any shape). */
     public Optional<FrontmatterValue> metadata() {
         return fields.get("metadata");

@@ -52,6 +52,8 @@ public enum ErrorGroup {
     AUDIT,
     /** The durable workflow store: records, envelope encryption, ownership and recovery (SPEC §20). */
     WORKFLOW,
+    /** The Node project profile: inspected package.json scripts run as exact direct argv (seed ADR-007). */
+    PROJECT,
     /** Command-line usage (SPEC §13). */
     CLI
 }

@@ -103,7 +103,7 @@ public final class SkillTools {
     public String catalogPrompt() {
         List<SkillCatalog.Entry> entries = new ArrayList<>();
         for (SkillSummary s : gate.catalog()) {
-            entries.add(new SkillCatalog.Entry(s.name(), s.description(), s.location()));
+            entries.add(new SkillCatalog.Entry(s.name(), s.description(), s.location(), s.modelInvocationDisabled()));
         }
         return SkillCatalog.ofEntries(entries).prompt();
     }
@@ -127,14 +127,15 @@ public final class SkillTools {
     /**
      * The skills whose script can be offered as a tool, by name: captured now (inert), with an
      * accepted manifest and input schema. Skills that cannot be captured or have no usable manifest
-     * are prompt skills only and are not listed.
+     * are prompt skills only and are not listed; nor are skills that set {@code
+     * disable-model-invocation: true}, which are left out of {@link #catalogPrompt()} too.
      */
     public List<ExecutableSkill> executableSkills() {
         List<ExecutableSkill> out = new ArrayList<>();
         for (SkillSummary s : gate.catalog()) {
             Path dir = s.location().getParent();
-            if (dir == null) {
-                continue;
+            if (dir == null || s.modelInvocationDisabled()) {
+                continue; // disable-model-invocation: true is never offered to the model (decision 0635)
             }
             CaptureOutcome outcome;
             try {

@@ -124,7 +124,8 @@ public abstract class AbstractApprovalChannelContractTest {
     @Test
     public void anExplicitApprovalApprovesExactlyOneRequest() throws Exception {
         human.approveNext();
-        assertThat(ask(request(1), LONG)).isEqualTo(ApprovalDecision.approve());
+        assertThat(ask(request(1), LONG))
+                .satisfies(d -> assertThat(d.isApproval()).isTrue());
         assertThat(code(ask(request(2), SHORT)))
                 .as("one approval answers one request")
                 .isEqualTo(ErrorCode.CONSENT_TIMEOUT);
@@ -238,7 +239,7 @@ public abstract class AbstractApprovalChannelContractTest {
     public void whatTheHumanSeesIncludesTheWarningAndTheExactLaunch() throws Exception {
         ApprovalRequest request = request(1);
         human.approveNext();
-        assertThat(ask(request, LONG)).isEqualTo(ApprovalDecision.approve());
+        assertThat(ask(request, LONG)).satisfies(d -> assertThat(d.isApproval()).isTrue());
         Optional<String> shown = human.shownText();
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 shown.isPresent(), "this channel renders no text the contract test can read");
