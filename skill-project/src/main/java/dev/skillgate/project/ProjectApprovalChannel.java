@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 /**
  * The host's approval surface for project runs: shows a {@link ProjectApprovalRequest} — all of it,
  * the warning included — and answers asynchronously. Only an explicit human approval of exactly that
- * request may answer {@link ApprovalDecision#approve()}; the caller treats an exception, a failed or
+ * request may answer {@link ProjectApprovalRequest#approve()}; the caller treats an exception, a failed or
  * late stage and {@code null} as a denial.
  */
 @FunctionalInterface
