@@ -5,6 +5,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.HardeningLayer;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Which process supervisor a {@link SkillGate} uses, and why — or why it has none. A report only:
@@ -33,6 +34,7 @@ import java.util.Objects;
  * @param confinement which parts of kernel confinement (L2) its launches get when they ask for them;
  *     the approval request lists them, and the launch requires them
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisorSelection(
         String name,
         boolean available,

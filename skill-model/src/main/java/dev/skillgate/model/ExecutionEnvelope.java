@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The complete, checked outcome of one execution (SPEC §10).
@@ -40,6 +41,7 @@ import java.util.Optional;
  * @param confinement what the kernel confined for this run, part by part (hardening layer L2);
  *     {@link Confinement#NONE} for a refusal
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record ExecutionEnvelope(
         ExecutionStatus status,
         RunId runId,

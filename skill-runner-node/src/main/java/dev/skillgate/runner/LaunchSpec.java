@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything a {@link ProcessSupervisor} needs to start and bound one process. Built by the runner,
@@ -40,6 +41,7 @@ import java.util.Optional;
  * @param ownership called with the supervisor's identity before the child starts
  * @param confinement what the supervisor should confine where the kernel offers it (hardening layer L2)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record LaunchSpec(
         RunId runId,
         Path executable,

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * What to run: the consented captured bytes, their expected revision, the checked invocation bytes
@@ -37,6 +38,7 @@ import java.util.TreeMap;
  *     writes and TCP to what its {@code permissionMode} and {@code networkDestinations} grant (hardening
  *     layer L2, where the kernel offers it); without a contract nothing but process reach is confined
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record NodeRunRequest(
         RunId runId,
         ExecutionManifest manifest,

@@ -6,6 +6,7 @@ import dev.skillgate.model.ProcessExit;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link ProcessSupervisor} observed about one run: how it ended, the bounded output bytes,
@@ -28,6 +29,7 @@ import java.util.Objects;
  *     that code instead of its generic one
  * @param confinement what the kernel confined for this run, part by part (hardening layer L2)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisionResult(
         Outcome outcome,
         ProcessExit exit,

@@ -3,6 +3,7 @@ package dev.skillgate.runner;
 import dev.skillgate.model.Confinement;
 import dev.skillgate.model.HardeningLayer;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link ProcessSupervisor} can do on this machine.
@@ -19,6 +20,7 @@ import java.util.Objects;
  *     runner requires exactly these parts of every launch that asks for them, so what the approval
  *     request showed as enforced is enforced or nothing runs
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisorCapabilities(
         boolean available, boolean provesCleanup, HardeningLayer hardening, String detail, Confinement confinement) {
 

@@ -38,8 +38,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Launch overhead (SPEC §17: in one JVM, a supervised launch of a trivial {@code .mjs} against a
@@ -296,18 +296,25 @@ public final class LaunchOverhead {
                 PermissionMode.WORKSPACE_WRITE,
                 List.of(),
                 SideEffectClass.WORKSPACE_WRITE);
-        variants.put(RUNNER_L1, () -> timedRun(runnerL1, new NodeRunRequest(
-                RunId.random(), manifest, files, revision, invocation, workspace, check)));
-        variants.put(RUNNER_L2, () -> timedRun(runner, new NodeRunRequest(
-                RunId.random(),
-                manifest,
-                files,
-                revision,
-                invocation,
-                workspace,
-                Optional.empty(),
-                check,
-                Optional.of(workspaceWrite))));
+        variants.put(
+                RUNNER_L1,
+                () -> timedRun(
+                        runnerL1,
+                        new NodeRunRequest(RunId.random(), manifest, files, revision, invocation, workspace, check)));
+        variants.put(
+                RUNNER_L2,
+                () -> timedRun(
+                        runner,
+                        new NodeRunRequest(
+                                RunId.random(),
+                                manifest,
+                                files,
+                                revision,
+                                invocation,
+                                workspace,
+                                Optional.empty(),
+                                check,
+                                Optional.of(workspaceWrite))));
         variants.put(
                 "runtime.verify() alone (path checks; version and digest reused by file identity, decision 0332)",
                 () -> {

@@ -10,6 +10,7 @@ import dev.skillgate.runner.linux.internal.SupervisorCore;
 import dev.skillgate.runner.linux.internal.Wire;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The Linux subreaper supervisor: a small single-threaded C helper, shipped in this jar, becomes a
@@ -43,6 +44,7 @@ import java.util.Objects;
  * from {@link LaunchSpec#confinement()}; reads stay unrestricted. Every result names the layer that
  * applied and each L2 part's outcome.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
 
     /** The name this supervisor reports. */
