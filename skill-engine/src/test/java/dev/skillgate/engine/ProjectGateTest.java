@@ -79,7 +79,8 @@ class ProjectGateTest {
         AtomicReference<ProjectApprovalRequest> shown = new AtomicReference<>();
         ProjectGate gate = gate(request -> {
             shown.set(request);
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(
+                    ApprovalDecision.approve(dev.skillgate.consent.ProposalId.random()));
         });
         RunId run = RunId.random();
         ProjectEnvelope e = gate.run(ProjectRequest.of(run, AGENT, project, "test"));
@@ -146,7 +147,8 @@ class ProjectGateTest {
             } catch (IOException ex) {
                 throw new java.io.UncheckedIOException(ex);
             }
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(
+                    ApprovalDecision.approve(dev.skillgate.consent.ProposalId.random()));
         });
         RunId run = RunId.random();
         ProjectEnvelope e = gate.run(ProjectRequest.of(run, AGENT, project, "test"));
@@ -170,7 +172,8 @@ class ProjectGateTest {
         AtomicReference<ProjectApprovalRequest> shown = new AtomicReference<>();
         ProjectGate gate = gate(request -> {
             shown.set(request);
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(
+                    ApprovalDecision.approve(dev.skillgate.consent.ProposalId.random()));
         });
         assertThat(codes(gate.run(ProjectRequest.of(RunId.random(), AGENT, project, "test"))))
                 .containsExactly(ErrorCode.PROJECT_SCRIPT_NPX);
@@ -186,7 +189,8 @@ class ProjectGateTest {
         AtomicReference<ProjectApprovalRequest> shown = new AtomicReference<>();
         ProjectGate gate = gate(request -> {
             shown.set(request);
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(
+                    ApprovalDecision.approve(dev.skillgate.consent.ProposalId.random()));
         });
         admin.setSafeMode(true);
         assertThat(codes(gate.run(ProjectRequest.of(RunId.random(), AGENT, project, "test"))))
