@@ -7,9 +7,9 @@ import dev.skillgate.consent.WorkflowApprovalRequest;
 import dev.skillgate.model.ErrorCode;
 
 /**
- * The one place the console builds {@link ApprovalDecision}s, each from the request it answers: an
- * approval names exactly that request's proposal ({@code request.approve()}), so it can never be
- * recorded for another one.
+ * The one place the console builds {@link ApprovalDecision}s, each for the request it answers: an
+ * approval is the shown request's own {@code approve()} (decision 0760), so a click can never approve
+ * another request. A request of an unknown kind is never approved.
  */
 final class Decisions {
     private Decisions() {}
@@ -18,14 +18,13 @@ final class Decisions {
         if (request instanceof ApprovalRequest r) {
             return r.approve();
         }
-        if (request instanceof ActivationApprovalRequest a) {
-            return a.approve();
+        if (request instanceof ActivationApprovalRequest r) {
+            return r.approve();
         }
-        if (request instanceof WorkflowApprovalRequest w) {
-            return w.approve();
+        if (request instanceof WorkflowApprovalRequest r) {
+            return r.approve();
         }
-        // Nothing else is ever shown; fail closed.
-        return ApprovalDecision.deny("the console cannot approve this kind of request");
+        return new ApprovalDecision.Denied(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "not a request the console knows");
     }
 
     static ApprovalDecision deny(Object request) {
