@@ -130,7 +130,7 @@ class ApprovalFlowTest {
         CompletionStage<ApprovalDecision> stage = ApprovalChannel.failClosed(
                         ScriptedApprovalChannel.holdingWhenEmpty(), Duration.ofSeconds(30))
                 .request(Fixtures.request(p));
-        stage.toCompletableFuture().complete(ApprovalDecision.approve()); // completes a copy only
+        stage.toCompletableFuture().complete(ApprovalDecision.approve(p.id())); // completes a copy only
         assertThat(stage.toCompletableFuture().isDone()).isFalse();
     }
 
@@ -200,7 +200,7 @@ class ApprovalFlowTest {
         assertThat(await(restarted.requestApproval(Fixtures.request(p), channel))
                         .code())
                 .contains(ErrorCode.UNKNOWN_PROPOSAL);
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         assertThat(await(ledger.requestApproval(Fixtures.request(p), channel)).code())
                 .contains(ErrorCode.DUPLICATE_DECISION);
         assertThat(channel.requests()).isEmpty();

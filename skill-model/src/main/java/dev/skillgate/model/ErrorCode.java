@@ -2,6 +2,7 @@ package dev.skillgate.model;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Every stable error and diagnostic code Skillgate reports, grouped by {@link ErrorGroup}.
@@ -11,6 +12,7 @@ import java.util.Optional;
  * {@code docs/error-codes.md} (a test keeps the two in step). Agent Skills field rules also have the
  * hyphenated rule id of the conformance cases ({@code NAME_LOWERCASE} is rule {@code NAME-LOWERCASE}).
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public enum ErrorCode {
     // --- LAYOUT ---
     /** The given path does not exist. */
@@ -40,6 +42,12 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT,
             "An entry's name cannot be mapped back to its bytes on disk (not valid UTF-8, or not representable in"
                     + " a non-UTF-8 locale); discovery skipped it and reported it."),
+    /** Discovery deliberately did not search an entry (VCS metadata, node_modules, a repeated root); reported. */
+    LAYOUT_SKIPPED(
+            ErrorGroup.LAYOUT,
+            "Discovery deliberately did not search an entry: version-control metadata, `node_modules`, a"
+                    + " dot-directory when those are excluded, a root given twice, or a skill already found through an"
+                    + " earlier root."),
     /** No loadable skill of that name was found in the configured skill roots. */
     SKILL_NOT_FOUND(ErrorGroup.LAYOUT, "No loadable skill of that name was found in the configured skill roots."),
     // --- FRONTMATTER ---
@@ -106,6 +114,9 @@ public enum ErrorCode {
     META_VALUE(ErrorGroup.FIELD, "A `metadata` value is not a string."),
     /** The allowed-tools field is not a single string. */
     TOOLS_TYPE(ErrorGroup.FIELD, "The `allowed-tools` field is not a single string."),
+    /** The allowed-tools field is preserved, not enforced: it grants and restricts nothing. */
+    TOOLS_NOT_ENFORCED(
+            ErrorGroup.FIELD, "The `allowed-tools` field is preserved, not enforced: it grants and restricts nothing."),
     // --- HOST ---
     /** The name contains a word reserved by a host (anthropic, claude). */
     HOST_ANTHROPIC_RESERVED(ErrorGroup.HOST, "The name contains a word reserved by a host (`anthropic`, `claude`)."),
@@ -464,6 +475,16 @@ public enum ErrorCode {
             "A data or staging directory, or a directory on its path, can be changed by another user or group"
                     + " (OpenSSH StrictModes rule; only a root-owned sticky directory such as `/tmp` is allowed to"
                     + " be shared); nothing is kept or run there."),
+    /** The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran. */
+    DATA_DIRECTORY_UNUSABLE(
+            ErrorGroup.STAGING,
+            "The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran."),
+    /** The data directory is on a file system mounted noexec: the supervisor helper cannot run from it. */
+    DATA_DIRECTORY_NOEXEC(
+            ErrorGroup.STAGING,
+            "The data directory is on a file system mounted `noexec`, so the supervisor helper installed there"
+                    + " cannot be executed; nothing ran (choose a data directory on a file system that allows"
+                    + " execution)."),
     /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
     STAGED_MODULE_CHANGED(
             ErrorGroup.STAGING,

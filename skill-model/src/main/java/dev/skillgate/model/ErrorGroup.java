@@ -1,11 +1,14 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * The family an {@link ErrorCode} belongs to, in the order the pipeline meets them.
  *
  * <p>Groups are for documentation and reporting only; code never branches on a group where it
  * could branch on the exact code.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum ErrorGroup {
     /** Bundle layout and discovery (SPEC §3). */
     LAYOUT,

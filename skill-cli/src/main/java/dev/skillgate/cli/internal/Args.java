@@ -84,6 +84,30 @@ final class Args {
         return Text.excerpt(arg);
     }
 
+    /** Longest path shown in a message, in code points (decision 0637): generous, still bounded. */
+    static final int PATH_MAX = 4096;
+
+    /** A path from the command line or the file system, in full: escaped, cut only past {@value #PATH_MAX}. */
+    static String path(String path) {
+        return Text.sanitize(path, PATH_MAX);
+    }
+
+    /**
+     * Whether an argument holds U+FFFD, which is what the JVM makes of bytes that are not UTF-8: such
+     * an argument cannot name the file it meant, so it is reported as such, never as "does not exist".
+     */
+    static boolean notUtf8(String arg) {
+        return arg.indexOf('\uFFFD') >= 0;
+    }
+
+    /** The message for a {@code what} argument that names nothing: not UTF-8, or does not exist. */
+    static String missing(String what, String arg) {
+        return notUtf8(arg)
+                ? what + " is not valid UTF-8 (the bytes that are not were replaced by U+FFFD, so it names"
+                        + " nothing on disk): " + path(arg)
+                : what + " does not exist: " + path(arg);
+    }
+
     /**
      * Longer text (a path, a skill name) made safe for a terminal: control and invisible format
      * characters escaped, cut at 4,096 code points.
