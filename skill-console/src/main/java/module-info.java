@@ -10,6 +10,7 @@ module dev.skillgate.console {
     requires jdk.httpserver;
     requires tools.jackson.core;
     requires tools.jackson.databind;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.console;
 }

@@ -13,6 +13,7 @@ module dev.skillgate.project {
     requires transitive dev.skillgate.consent;
     requires tools.jackson.core;
     requires tools.jackson.databind;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.project;
 }

@@ -132,8 +132,8 @@ class JsonFailuresAndArgumentsCommandTest extends CommandTestSupport {
         assertThat(run("catalog", "--json")).isEqualTo(2);
         assertThat(stdout()).isEmpty();
         assertThat(stderr())
-                .isEqualTo(
-                        "skillgate catalog: needs at least one root directory; see 'skillgate catalog" + " --help'\n");
+                .isEqualTo("skillgate catalog: needs at least one root directory, --project DIR or --user; see"
+                        + " 'skillgate catalog --help'\n");
         assertThat(run("frobnicate")).isEqualTo(2);
         assertThat(stderr().lines()).hasSize(1);
     }
@@ -141,9 +141,9 @@ class JsonFailuresAndArgumentsCommandTest extends CommandTestSupport {
     @Test
     void helpCommandPrintsThatCommandsUsage() {
         assertThat(run("help", "run")).isZero();
-        assertThat(stdout()).startsWith("usage: skillgate run DIR");
+        assertThat(stdout()).startsWith("usage: skillgate run DIR|NAME --root DIR...");
         assertThat(run("help", "catalog")).isZero();
-        assertThat(stdout()).startsWith("usage: skillgate catalog ROOT...");
+        assertThat(stdout()).startsWith("usage: skillgate catalog [ROOT...]");
         assertThat(run("help")).isZero();
         assertThat(stdout()).contains("help CMD");
         assertThat(run("help", "nothing")).isEqualTo(2);

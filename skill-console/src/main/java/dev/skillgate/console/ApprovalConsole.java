@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * The approval and settings console: a web page on a loopback address that shows every pending
@@ -42,6 +43,7 @@ import java.util.function.Supplier;
  * does not make a script safe: an approved script runs with the host user's files and network (not
  * a sandbox). See {@code docs/console.md}.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ApprovalConsole implements AutoCloseable {
     private final Book book;
     private final ConsoleChannel channel;

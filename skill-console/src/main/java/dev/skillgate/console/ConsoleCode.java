@@ -1,11 +1,14 @@
 package dev.skillgate.console;
 
+import org.apiguardian.api.API;
+
 /**
  * The stable codes the console's HTTP API answers a refused request with, each with its HTTP status.
  *
  * <p>A refused request changes nothing. The codes say which check refused it; they never echo the
  * submitted token, cookie or body.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public enum ConsoleCode {
     /** The peer is not a loopback address. */
     NOT_LOOPBACK(403),

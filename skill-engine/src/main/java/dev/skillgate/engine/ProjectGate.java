@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * The sibling facade of {@link SkillGate} for the Node project profile (seed ADR-007, decision 0650):
@@ -42,6 +43,7 @@ import java.util.concurrent.TimeUnit;
  * asked. Not a sandbox: the project's code and its dependencies run as the host user, with the
  * user's files and network.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectGate implements AutoCloseable {
     private final SkillGateAdmin admin;
     private final ExecuteCapability capability;
@@ -188,8 +190,12 @@ public final class ProjectGate implements AutoCloseable {
             return Optional.of(
                     Diagnostic.error(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "", "the approval channel failed"));
         }
-        if (decision instanceof ApprovalDecision.Approved) {
-            return Optional.empty();
+        if (decision instanceof ApprovalDecision.Approved approved) {
+            // An approval answers one request (decision 0760): one minted for another is refused.
+            return approved.proposal().equals(request.id())
+                    ? Optional.empty()
+                    : Optional.of(
+                            Diagnostic.error(ErrorCode.BINDING_MISMATCH, "", "the approval answers another request"));
         }
         if (decision instanceof ApprovalDecision.Denied d) {
             return Optional.of(Diagnostic.error(d.code(), "", "the project run was not approved"));

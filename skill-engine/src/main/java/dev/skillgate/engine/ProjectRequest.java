@@ -7,6 +7,7 @@ import dev.skillgate.project.ProjectInspector;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A request to run a project's scripts through {@link ProjectGate#run}: which project, which scripts
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param scripts the script names, in order
  * @param outputDirectory the job-local directory a build writes to ({@code dist} by default)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProjectRequest(
         RunId run, AgentId agent, Path project, List<String> scripts, PortablePath outputDirectory) {
     public ProjectRequest {

@@ -79,7 +79,7 @@ class ProjectGateTest {
         AtomicReference<ProjectApprovalRequest> shown = new AtomicReference<>();
         ProjectGate gate = gate(request -> {
             shown.set(request);
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         });
         RunId run = RunId.random();
         ProjectEnvelope e = gate.run(ProjectRequest.of(run, AGENT, project, "test"));
@@ -133,6 +133,23 @@ class ProjectGateTest {
     }
 
     @Test
+    void anApprovalMintedForAnotherRequestRunsNothing() throws IOException {
+        Path marker = temp.resolve("marker");
+        Files.writeString(
+                project.resolve("test/math.test.js"),
+                "require('node:fs').writeFileSync('" + marker + "', 'ran');\n",
+                StandardCharsets.UTF_8);
+        // A buggy or hostile host answers with an approval of some other request (decision 0760).
+        ProjectGate gate = gate(request ->
+                CompletableFuture.completedFuture(ApprovalDecision.approve(dev.skillgate.consent.ProposalId.random())));
+        ProjectEnvelope e = gate.run(ProjectRequest.of(RunId.random(), AGENT, project, "test"));
+        assertThat(e.status()).isEqualTo(ExecutionStatus.REFUSED);
+        assertThat(codes(e)).containsExactly(ErrorCode.BINDING_MISMATCH);
+        assertThat(marker).doesNotExist();
+        assertThat(audit()).noneMatch(ev -> ev instanceof AuditEvent.Consumed || ev instanceof AuditEvent.Settled);
+    }
+
+    @Test
     void aLockfileChangedWhileTheHumanLookedIsRefusedAfterApproval() throws IOException {
         Path marker = temp.resolve("marker");
         Files.writeString(
@@ -146,7 +163,7 @@ class ProjectGateTest {
             } catch (IOException ex) {
                 throw new java.io.UncheckedIOException(ex);
             }
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         });
         RunId run = RunId.random();
         ProjectEnvelope e = gate.run(ProjectRequest.of(run, AGENT, project, "test"));
@@ -170,7 +187,7 @@ class ProjectGateTest {
         AtomicReference<ProjectApprovalRequest> shown = new AtomicReference<>();
         ProjectGate gate = gate(request -> {
             shown.set(request);
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         });
         assertThat(codes(gate.run(ProjectRequest.of(RunId.random(), AGENT, project, "test"))))
                 .containsExactly(ErrorCode.PROJECT_SCRIPT_NPX);
@@ -186,7 +203,7 @@ class ProjectGateTest {
         AtomicReference<ProjectApprovalRequest> shown = new AtomicReference<>();
         ProjectGate gate = gate(request -> {
             shown.set(request);
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         });
         admin.setSafeMode(true);
         assertThat(codes(gate.run(ProjectRequest.of(RunId.random(), AGENT, project, "test"))))

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The skill roots of the Agent Skills client conventions, in precedence order, for {@link
@@ -32,6 +33,7 @@ import java.util.Set;
  * component; a linked root is returned and discovery reports it and does not follow it). It reads
  * no file, runs nothing, and is not a snapshot: the tree may change before discovery walks it.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class StandardRoots {
     /** Whether the host decided that the project's own skills may be used. */
     public enum ProjectTrust {

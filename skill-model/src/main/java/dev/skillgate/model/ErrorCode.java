@@ -592,6 +592,10 @@ public enum ErrorCode {
     AUDIT_CHECKPOINT_FORMAT(ErrorGroup.AUDIT, "The checkpoint file is malformed."),
     /** A repair was requested for an audit log that is not disabled. */
     AUDIT_REPAIR_NOT_NEEDED(ErrorGroup.AUDIT, "A repair was requested for an audit log that is not disabled."),
+    /** An operator repair moved the disabled log aside and started a new one; earlier approvals are gone. */
+    AUDIT_REPAIRED(
+            ErrorGroup.AUDIT,
+            "An operator repair moved the disabled log aside and started a new one; earlier approvals are gone."),
     /**
      * An audit sink failed or timed out exporting a committed record; trust is off and appends are
      * refused until the export resumes.
@@ -603,6 +607,9 @@ public enum ErrorCode {
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */
     TRUST_REVOKED(ErrorGroup.AUDIT, "The scope's trust was revoked."),
+    /** A trusted-revision receipt was recorded: the local user's explicit, audited act. */
+    TRUST_RECORDED(
+            ErrorGroup.AUDIT, "A trusted-revision receipt was recorded: the local user's explicit, audited act."),
     // --- WORKFLOW ---
     /** The workflow store holds no workflow with this id. */
     WORKFLOW_NOT_FOUND(ErrorGroup.WORKFLOW, "The workflow store holds no workflow with this id."),

@@ -1,5 +1,7 @@
 package dev.skillgate.project;
 
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.ProposalId;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.RunId;
@@ -7,6 +9,7 @@ import dev.skillgate.model.Sha256Digest;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What the human is asked to approve for a project run: the exact argv of every step, the
@@ -16,8 +19,11 @@ import java.util.Objects;
  * @param run the run
  * @param agent the agent that asked
  * @param plan the plan
+ * @param id this request's id: an approval answers exactly this request ({@link #approve()}, decision
+ *     0760); one for another request is refused with {@code BINDING_MISMATCH}
  */
-public record ProjectApprovalRequest(RunId run, AgentId agent, ProjectPlan plan) {
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
+public record ProjectApprovalRequest(RunId run, AgentId agent, ProjectPlan plan, ProposalId id) {
 
     /** The warning every rendering must show. */
     public static final String WARNING =
@@ -40,6 +46,22 @@ public record ProjectApprovalRequest(RunId run, AgentId agent, ProjectPlan plan)
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(id, "id");
+    }
+
+    /** A request with a fresh id. */
+    public ProjectApprovalRequest(RunId run, AgentId agent, ProjectPlan plan) {
+        this(run, agent, plan, ProposalId.random());
+    }
+
+    /** The human's approval of exactly this request. */
+    public ApprovalDecision approve() {
+        return ApprovalDecision.approve(id);
+    }
+
+    /** The human's refusal of this request, with their reason. */
+    public ApprovalDecision deny(String reason) {
+        return ApprovalDecision.deny(reason);
     }
 
     /** The digest an approval binds. */

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of one project run: the status, the plan it ran under, each step's result in order, the
@@ -30,6 +31,7 @@ import java.util.Optional;
  * @param retainedStaging the staging directory when it was kept (cleanup not proven)
  * @param elapsed the whole run's time
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProjectEnvelope(
         RunId run,
         ExecutionStatus status,

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The complete environment of every project step, built from nothing: a fixed {@code PATH}, a
@@ -11,6 +12,7 @@ import java.util.Map;
  * and {@code LANG}. Nothing is inherited: no {@code NODE_*}, npm or auth variable, no ambient
  * {@code PATH}; no npm configuration is sourced because npm never runs.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectEnvironment {
     private ProjectEnvironment() {}
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What an inert inspection of one project found: every {@code scripts} entry with its verdict, the
@@ -19,6 +20,7 @@ import java.util.Optional;
  *     is usable
  * @param snapshot the captured inputs, present exactly when {@code problems} is empty
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProjectInspection(
         Path root,
         PortablePath outputDirectory,

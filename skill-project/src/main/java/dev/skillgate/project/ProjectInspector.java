@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,6 +45,7 @@ import tools.jackson.databind.JsonNode;
  * they were read (a run re-inspects and compares {@link ProjectSnapshot.InputDigests#combined()}), nor
  * anything about what the project's code does when it runs.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectInspector {
 
     /** The default declared output directory. */

@@ -1,6 +1,7 @@
 package dev.skillgate.project;
 
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * The fixed bounds of the Node project profile (seed ADR-007). They are constants, not settings: a
@@ -9,6 +10,7 @@ import java.time.Duration;
  * <p>Per-stream output is bounded more tightly than ADR-007's 1 MiB: the supervisors keep at most
  * 256 KiB of stdout and 16 KiB of stderr per launch (decision 0652).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectLimits {
     private ProjectLimits() {}
 

@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Exactly what a human approves for one project run: the execution inputs (their digests), the fixed
@@ -29,6 +30,7 @@ import java.util.Objects;
  * @param argv the exact argv of each step (the staged working directory is {@link #WORKDIR_PLACEHOLDER})
  * @param digest SHA-256 over everything above and the limits
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProjectPlan(
         Path project,
         PortablePath outputDirectory,

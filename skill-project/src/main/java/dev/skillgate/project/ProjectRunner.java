@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apiguardian.api.API;
 
 /**
  * Runs an approved {@link ProjectPlan}: re-inspects the project and refuses any drift of its inputs or
@@ -45,6 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Not a sandbox: the project's code and its dependencies run as the host user. The runner does not
  * check consent; the engine's {@code ProjectGate} does, and hands it only approved plans.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectRunner {
     private static final Duration WATCHDOG_SLACK = Duration.ofSeconds(10);
 

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * The captured execution inputs of one project: the bytes of every source file and every installed
@@ -19,6 +20,7 @@ import java.util.TreeMap;
  * <p>It guarantees that the bytes are what was read, within {@link ProjectLimits}; it does not
  * guarantee that the files on disk still hold them.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ProjectSnapshot {
     private final SortedMap<PortablePath, byte[]> sources;
     private final SortedMap<PortablePath, byte[]> dependencies;

@@ -3,6 +3,7 @@ package dev.skillgate.project;
 import dev.skillgate.model.PortablePath;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One supported script, resolved: the argument tokens that follow the pinned {@code node} and its
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param generatedTests test paths inside the declared output directory, which exist only after a build
  *     and are validated then, before the test step runs
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProjectStep(
         String script,
         String source,

@@ -2,11 +2,13 @@ package dev.skillgate.project;
 
 import dev.skillgate.model.Diagnostic;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What the inspector made of one {@code scripts} entry: a supported step, or a refusal with a stable
  * {@code PROJECT_*} code. Nothing is run to decide either.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public sealed interface ScriptVerdict permits ScriptVerdict.Supported, ScriptVerdict.Refused {
 
     /** The script's name. */

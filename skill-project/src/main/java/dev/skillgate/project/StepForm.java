@@ -1,6 +1,9 @@
 package dev.skillgate.project;
 
+import org.apiguardian.api.API;
+
 /** The supported script forms (seed ADR-007). Every other form is refused with its own code. */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public enum StepForm {
     /** {@code node --test P1 … Pn}: 1–8 exact {@code *.test.js} / {@code *.test.mjs} paths (test only). */
     NODE_TEST,

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What one step did, as the supervisor observed it: how it ended, its exit, its bounded output (decoded
@@ -25,6 +26,7 @@ import java.util.Optional;
  * @param elapsed the step's time from spawn to the end of its cleanup
  * @param errors why the step did not succeed; empty on success
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record StepResult(
         String script,
         List<String> argv,

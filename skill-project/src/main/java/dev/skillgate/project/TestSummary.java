@@ -3,6 +3,7 @@ package dev.skillgate.project;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The counts Node's test runner printed at the end of a test step, read from its TAP ({@code # pass 3})
@@ -16,6 +17,7 @@ import java.util.regex.Pattern;
  * @param skipped skipped
  * @param todo todo
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record TestSummary(int tests, int passed, int failed, int cancelled, int skipped, int todo) {
     private static final Pattern LINE =
             Pattern.compile("(?m)^(?:#|\\u2139) (tests|pass|fail|cancelled|skipped|todo) ([0-9]{1,9})\\s*$");

@@ -15,6 +15,7 @@ import java.util.Set;
  */
 final class Args {
     private final Map<String, String> options = new LinkedHashMap<>();
+    private final Map<String, List<String>> repeated = new LinkedHashMap<>();
     private final List<String> positionals = new ArrayList<>();
 
     private Args() {}
@@ -26,6 +27,15 @@ final class Args {
      * @param valued options that take one value
      */
     static Args parse(List<String> args, Set<String> flags, Set<String> valued) throws UsageException {
+        return parse(args, flags, valued, Set.of());
+    }
+
+    /**
+     * Parses {@code args}; options in {@code repeatable} take one value and may be given several
+     * times ({@link #values}).
+     */
+    static Args parse(List<String> args, Set<String> flags, Set<String> valued, Set<String> repeatable)
+            throws UsageException {
         Args parsed = new Args();
         boolean onlyPositionals = false;
         for (int i = 0; i < args.size(); i++) {
@@ -50,6 +60,15 @@ final class Args {
                     throw new UsageException(name + " takes no value");
                 }
                 value = "";
+            } else if (repeatable.contains(name)) {
+                if (value == null) {
+                    if (i + 1 >= args.size()) {
+                        throw new UsageException(name + " needs a value");
+                    }
+                    value = args.get(++i);
+                }
+                parsed.repeated.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+                continue;
             } else if (valued.contains(name)) {
                 if (value == null) {
                     if (i + 1 >= args.size()) {
@@ -69,6 +88,11 @@ final class Args {
 
     boolean has(String flag) {
         return options.containsKey(flag);
+    }
+
+    /** Every value of a repeatable option, in order; empty when not given. */
+    List<String> values(String option) {
+        return List.copyOf(repeated.getOrDefault(option, List.of()));
     }
 
     Optional<String> value(String option) {

@@ -7,6 +7,7 @@ import dev.skillgate.inspect.DiscoveryResult;
 import dev.skillgate.inspect.ShadowedSkill;
 import dev.skillgate.inspect.SkillCatalog;
 import dev.skillgate.inspect.SkillDiscovery;
+import dev.skillgate.inspect.StandardRoots;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
@@ -25,6 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,6 +37,18 @@ import java.util.Set;
  * usage error (including a root that does not exist).
  */
 final class CatalogCommand implements Command {
+    private final Map<String, String> environment;
+
+    /** The command over this process's environment ({@code HOME} for {@code --user}). */
+    CatalogCommand() {
+        this(System.getenv());
+    }
+
+    /** The command over the given environment (tests). */
+    CatalogCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
     @Override
     public String name() {
         return "catalog";
@@ -48,7 +62,8 @@ final class CatalogCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: skillgate catalog ROOT... [--prompt|--json] [--include-user-only]
+                usage: skillgate catalog [ROOT...] [--project DIR [--trust-project]] [--user]
+                                         [--clients NAME,...] [--prompt|--json] [--include-user-only]
                                          [--max-entries N] [--max-depth N] [--partial] [--no-dot-dirs]
 
                 Discovers skills under each ROOT (the first root wins on equal names; shadowed skills
@@ -56,6 +71,12 @@ final class CatalogCommand implements Command {
                 directory is that one skill. Nothing in a skill is run; links are reported, never
                 followed; .git, .hg, .svn and node_modules are never searched (reported).
 
+                  --project DIR        also the standard project roots: .<client>/skills and
+                                       .agents/skills in DIR and its parents up to the repository root;
+                                       listed as not searched unless --trust-project
+                  --trust-project      you trust DIR (a clone may plant skills): search its roots
+                  --user               also the standard user roots ~/.<client>/skills, ~/.agents/skills
+                  --clients NAME,...   client directories searched before .agents (e.g. claude,codex)
                   --prompt             print the <available_skills> block for a model prompt (nothing
                                        when empty); skills with disable-model-invocation: true are left out
                   --include-user-only  put those skills into the --prompt block too
@@ -71,15 +92,23 @@ final class CatalogCommand implements Command {
     public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         Args parsed = Args.parse(
                 args,
-                Set.of("--prompt", "--json", "--include-user-only", "--partial", "--no-dot-dirs"),
-                Set.of("--max-entries", "--max-depth"));
+                Set.of(
+                        "--prompt",
+                        "--json",
+                        "--include-user-only",
+                        "--partial",
+                        "--no-dot-dirs",
+                        "--trust-project",
+                        "--user"),
+                Set.of("--max-entries", "--max-depth", "--project", "--clients"));
         boolean json = parsed.has("--json");
         if (parsed.has("--prompt") && parsed.has("--json")) {
             throw new UsageException("--prompt and --json exclude each other");
         }
-        if (parsed.positionals().isEmpty()) {
-            throw new UsageException("needs at least one root directory");
+        if (parsed.positionals().isEmpty() && parsed.value("--project").isEmpty() && !parsed.has("--user")) {
+            throw new UsageException("needs at least one root directory, --project DIR or --user");
         }
+        StandardRoots.Resolution standard = standardRoots(parsed, environment);
         if (parsed.positionals().size() > DiscoveryOptions.MAX_ROOTS) {
             throw new UsageException("at most " + DiscoveryOptions.MAX_ROOTS + " roots");
         }
@@ -127,6 +156,14 @@ final class CatalogCommand implements Command {
             }
             roots.add(root);
         }
+        roots.addAll(standard.paths());
+        if (roots.size() > DiscoveryOptions.MAX_ROOTS) {
+            throw new UsageException("at most " + DiscoveryOptions.MAX_ROOTS + " roots");
+        }
+        for (StandardRoots.Root r : standard.untrusted()) {
+            err.println("not searched: " + Args.path(r.path().toString())
+                    + " (project roots need your decision that the project is trusted: --trust-project)");
+        }
         if (!rootProblems.isEmpty()) {
             if (json) {
                 JsonOut.print(out, json(new DiscoveryResult(List.of(), List.of(), List.of(), rootProblems), null));
@@ -144,7 +181,11 @@ final class CatalogCommand implements Command {
         }
         ExitCode exit = result.incomplete() && !parsed.has("--partial") ? ExitCode.INVALID : ExitCode.OK;
         if (json) {
-            JsonOut.print(out, json(result, catalog));
+            Map<String, Object> doc = json(result, catalog);
+            doc.put(
+                    "untrustedRoots",
+                    standard.untrusted().stream().map(r -> r.path().toString()).toList());
+            JsonOut.print(out, doc);
             return exit;
         }
         if (parsed.has("--prompt")) {
@@ -185,6 +226,44 @@ final class CatalogCommand implements Command {
                     + " raise --max-entries (at most " + DiscoveryOptions.MAX_ENTRIES + ") or pass --partial");
         }
         return exit;
+    }
+
+    /**
+     * The standard roots of {@code --project DIR [--trust-project]}, {@code --user} and {@code
+     * --clients} (decision 0639); empty without them.
+     */
+    static StandardRoots.Resolution standardRoots(Args parsed, Map<String, String> environment) throws UsageException {
+        if (parsed.has("--trust-project") && parsed.value("--project").isEmpty()) {
+            throw new UsageException("--trust-project needs --project DIR");
+        }
+        StandardRoots.Builder b = StandardRoots.builder();
+        if (parsed.value("--clients").isPresent()) {
+            for (String client : parsed.value("--clients").get().split(",", -1)) {
+                try {
+                    b.client(client);
+                } catch (InvalidValueException e) {
+                    throw new UsageException("--clients: '" + Args.printable(client) + "' is not a client name"
+                            + " (a-z, 0-9, single hyphens)");
+                }
+            }
+        }
+        if (parsed.value("--project").isPresent()) {
+            Path project = CommandLineFiles.existingDirectory(
+                    "--project", parsed.value("--project").get());
+            b.project(
+                    project,
+                    parsed.has("--trust-project")
+                            ? StandardRoots.ProjectTrust.TRUSTED
+                            : StandardRoots.ProjectTrust.UNTRUSTED);
+        }
+        if (parsed.has("--user")) {
+            Optional<Path> home = StandardRoots.homeFromEnvironment(environment);
+            if (home.isEmpty()) {
+                throw new UsageException("--user needs HOME to be an absolute path");
+            }
+            b.home(home.get());
+        }
+        return b.build().resolve();
     }
 
     private static String label(Diagnostic d) {

@@ -118,11 +118,12 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
 
     @Override
     public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        return run(args, System.in, out, err);
+        return run(args, System.in, RawArguments.none(), out, err);
     }
 
     @Override
-    public ExitCode run(List<String> argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
+    public ExitCode run(List<String> argv, InputStream in, RawArguments raw, PrintStream out, PrintStream err)
+            throws UsageException {
         if (argv.isEmpty() || !(argv.get(0).equals("inspect") || argv.get(0).equals("run"))) {
             throw new UsageException("expected 'inspect' or 'run'");
         }
@@ -280,9 +281,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                             ? "--approve names this plan's approval digest: answering yes"
                             : "--approve names " + approve.get() + ", not this plan: answering no, nothing runs");
             return CompletableFuture.completedFuture(
-                    same
-                            ? ApprovalDecision.approve()
-                            : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "digest differs"));
+                    same ? request.approve() : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "digest differs"));
         }
         talk.print("Run these steps? Type yes to approve: ");
         talk.flush();
@@ -296,9 +295,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                 line != null && (line.strip().equals("yes") || line.strip().equals("y"));
         talk.println();
         return CompletableFuture.completedFuture(
-                yes
-                        ? ApprovalDecision.approve()
-                        : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "not approved"));
+                yes ? request.approve() : new ApprovalDecision.Denied(ErrorCode.CONSENT_DENIED, "not approved"));
     }
 
     private static void print(PrintStream out, ProjectEnvelope e) {

@@ -25,10 +25,20 @@ final class RawArguments {
 
     private final List<String> args;
     private final List<byte[]> raw;
+    private boolean thisProcess;
 
     private RawArguments(List<String> args, List<byte[]> raw) {
         this.args = List.copyOf(args);
         this.raw = raw;
+    }
+
+    /**
+     * Whether these are the arguments of this very process, whose standard streams the command
+     * writes to (not an embedding host's streams): only then may {@code run} draw a progress line on
+     * a terminal.
+     */
+    boolean thisProcess() {
+        return thisProcess;
     }
 
     /** No raw bytes known: every argument is its UTF-8 encoding. */
@@ -39,10 +49,9 @@ final class RawArguments {
     /** The raw bytes of {@code args} from {@code /proc/self/cmdline}, when they match. */
     static RawArguments ofThisProcess(String[] args) {
         Optional<byte[]> cmdline = read(Path.of("/proc/self/cmdline"));
-        if (cmdline.isEmpty()) {
-            return none();
-        }
-        return matching(List.of(args), cmdline.get(), jnuCharset());
+        RawArguments found = cmdline.isEmpty() ? none() : matching(List.of(args), cmdline.get(), jnuCharset());
+        found.thisProcess = true;
+        return found;
     }
 
     /**

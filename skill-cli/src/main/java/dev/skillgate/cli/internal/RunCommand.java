@@ -134,7 +134,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
     @Override
     public String usage() {
         return """
-                usage: skillgate run DIR --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
+                usage: skillgate run DIR|NAME --root DIR... --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
                                      [--approve sha256:REV] [--data-dir DIR] [--node-version V]
                                      [--node-sha256 sha256:HEX] [--json]
 
@@ -143,6 +143,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 the script runs as you with your files and network: this is not a sandbox), asks, then
                 runs the script under the process supervisor and prints the checked envelope.
 
+                  --root DIR          run the skill called NAME found in DIR (repeatable; the first
+                                      root wins on equal names) instead of the skill directory DIR
                   --node ABS_PATH     the Node binary, an absolute path (never looked up on PATH)
                   --node-version V    the exact version it must report (default: ask it once, with an
                                       empty environment, and pin the answer)
@@ -180,15 +182,32 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         "--input",
                         "--workspace",
                         "--approve",
-                        "--data-dir"));
+                        "--data-dir"),
+                Set.of("--root"));
         List<String> positionals = args.positionals();
         if (positionals.size() != 1) {
-            throw new UsageException("expected exactly one skill directory");
+            throw new UsageException("expected exactly one skill directory (or a NAME with --root DIR)");
         }
         boolean json = args.has("--json");
-        Path dir = Path.of(positionals.get(0)).toAbsolutePath().normalize();
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UsageException(Args.missing("skill directory", positionals.get(0)));
+        // run NAME --root DIR...: the skill called NAME in those roots, first root first (decision 0640).
+        List<Path> roots = new java.util.ArrayList<>();
+        for (String root : args.values("--root")) {
+            roots.add(CommandLineFiles.existingDirectory("--root", root));
+        }
+        Optional<String> byName = Optional.empty();
+        Path dir;
+        if (!roots.isEmpty()) {
+            if (!dev.skillgate.model.SkillName.isValid(positionals.get(0))) {
+                throw new UsageException("with --root, the argument is a skill name (a-z, 0-9, single hyphens), not '"
+                        + Args.printable(positionals.get(0)) + "'");
+            }
+            byName = Optional.of(positionals.get(0));
+            dir = roots.get(0);
+        } else {
+            dir = Path.of(positionals.get(0)).toAbsolutePath().normalize();
+            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                throw new UsageException(Args.missing("skill directory", positionals.get(0)));
+            }
         }
         Path node = Path.of(args.value("--node").orElseThrow(() -> new UsageException("--node is required")));
         if (!node.isAbsolute()) {
@@ -374,22 +393,29 @@ final class RunCommand implements Command, Cli.NeedsInput {
         ExitCode code;
         Optional<ExecutionEnvelope> envelope = Optional.empty();
         AtomicReference<LaunchAuthority> authority = new AtomicReference<>();
+        AtomicReference<ProgressLine> progress = new AtomicReference<>();
         Path shownDataDir = dataDir;
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
                 gate = SkillGate.builder()
                         .dataDirectory(dataDir)
-                        .skillRoot(dir.getParent() == null ? dir : dir.getParent())
+                        .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)
                         .nodeRuntime(runtime)
                         .approvalChannel(answers)
                         .agentContext(agentContext())
-                        .listener(event -> event.authority().ifPresent(a -> {
-                            authority.set(a);
-                            if (a instanceof LaunchAuthority.TrustedRevision receipt) {
-                                printReceipt(talk, receipt, shownDataDir);
+                        .listener(event -> {
+                            event.authority().ifPresent(a -> {
+                                authority.set(a);
+                                if (a instanceof LaunchAuthority.TrustedRevision receipt) {
+                                    printReceipt(talk, receipt, shownDataDir);
+                                }
+                            });
+                            ProgressLine line = progress.get();
+                            if (line != null) {
+                                line.on(event);
                             }
-                        }))
+                        })
                         .build();
             } catch (UncheckedIOException e) {
                 // The engine could not create or open its private state: a fault, reported, not a trace.
@@ -412,11 +438,31 @@ final class RunCommand implements Command, Cli.NeedsInput {
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
+                Optional<String> wanted = byName;
+                Path given = dir;
                 Optional<SkillSummary> skill = gate.catalog().stream()
-                        .filter(s -> s.location().getParent().equals(dir))
+                        .filter(s -> wanted.isPresent()
+                                ? s.name().equals(wanted.get())
+                                : s.location().getParent().equals(given))
                         .findFirst();
+                if (skill.isEmpty() && wanted.isPresent()) {
+                    String message = "no loadable skill named '" + wanted.get() + "' in "
+                            + roots.stream()
+                                    .map(r -> Args.path(r.toString()))
+                                    .collect(java.util.stream.Collectors.joining(", "));
+                    err.println("skillgate run: " + ErrorCode.SKILL_NOT_FOUND + ": " + message);
+                    if (json) {
+                        JsonOut.print(
+                                out,
+                                refusedDocument(
+                                        dir,
+                                        approve,
+                                        List.of(Diagnostic.error(ErrorCode.SKILL_NOT_FOUND, wanted.get(), message))));
+                    }
+                    return ExitCode.INVALID;
+                }
                 if (skill.isEmpty()) {
-                    List<Diagnostic> why = notASkill(dir, err);
+                    List<Diagnostic> why = notASkill(given, err);
                     if (json) {
                         JsonOut.print(out, refusedDocument(dir, approve, why));
                     }
@@ -424,7 +470,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 }
                 SupervisorSelection supervisor = gate.supervisor();
                 if (!json) {
-                    out.println("skill: " + Args.safe(skill.get().name()) + " (" + Args.safe(dir.toString()) + ")");
+                    out.println("skill: " + Args.safe(skill.get().name()) + " ("
+                            + Args.safe(skill.get().location().getParent().toString()) + ")");
                     out.println("  " + Args.safe(skill.get().description()));
                     out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
                             + Args.safe(version.get())
@@ -439,6 +486,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     out.println("data directory: " + Args.safe(dataDir.toString()) + (temporary ? " (temporary)" : ""));
                     out.println();
                 }
+                if (!json) {
+                    progress.set(progressLine(gate, skill.get().name(), raw.thisProcess(), err));
+                }
                 ExecutionEnvelope env = executeInterruptibly(
                         gate,
                         ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace),
@@ -446,12 +496,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         temporary ? Optional.of(dataDir) : Optional.empty());
                 envelope = Optional.of(env);
                 code = exitCode(env);
+                ProgressLine line = progress.getAndSet(null);
+                if (line != null) {
+                    line.close();
+                }
                 if (json) {
                     JsonOut.print(
                             out,
                             document(
                                     skill.get().name(),
-                                    dir,
+                                    skill.get().location().getParent(),
                                     approve,
                                     Optional.ofNullable(authority.get()),
                                     supervisor,
@@ -520,6 +574,25 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 return delivered;
             }
         }
+    }
+
+    /**
+     * The live progress line on a terminal (decision 0641), with the manifest's deadline and output
+     * limit; {@code null} when standard error is not this process's terminal.
+     */
+    private static ProgressLine progressLine(SkillGate gate, String name, boolean thisProcess, PrintStream err) {
+        if (!thisProcess || !ProgressLine.stderrIsTerminal()) {
+            return null;
+        }
+        long deadline = 0;
+        long limit = 0;
+        Optional<dev.skillgate.protocol.ManifestVerdict> manifest =
+                gate.inspect(name).manifest();
+        if (manifest.isPresent() && manifest.get() instanceof dev.skillgate.protocol.ManifestVerdict.Accepted a) {
+            deadline = a.manifest().timeout().millis();
+            limit = a.manifest().maxOutputBytes().bytes();
+        }
+        return ProgressLine.open(true, err, name, deadline, limit).orElse(null);
     }
 
     /** A data directory another user could change: one line with the code, where, and why. */
