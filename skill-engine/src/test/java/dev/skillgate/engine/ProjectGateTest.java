@@ -235,9 +235,9 @@ class ProjectGateTest {
 
     /** What a host's UI does with a request: here it approves when the human typed yes. */
     private static final class Ui {
-        CompletableFuture<ApprovalDecision> ask(String text, dev.skillgate.model.Sha256Digest digest) {
-            assertThat(text).contains(digest.toString());
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+        CompletableFuture<ApprovalDecision> ask(ProjectApprovalRequest request) {
+            assertThat(request.text()).contains(request.digest().toString());
+            return CompletableFuture.completedFuture(request.approve());
         }
     }
 
@@ -256,7 +256,7 @@ class ProjectGateTest {
         ProjectGate projects = ProjectGate.builder()
                 .admin(settings) // the same SkillGateAdmin as the SkillGate: policy, audit log, staging
                 .nodeRuntime(dev.skillgate.runner.NodeRuntime.pinned(node, nodeVersion))
-                .approvalChannel(request -> myUi.ask(request.text(), request.digest())) // all of it, the warning too
+                .approvalChannel(request -> myUi.ask(request)) // shows all of it, the warning too
                 .build();
         ProjectEnvelope env = projects.run(ProjectRequest.of(run, agent, repo, "build", "test"));
         if (env.succeeded()) show.accept(env.step("test").orElseThrow().tests().orElseThrow()); // evidence, not proof
