@@ -552,6 +552,10 @@ public enum ErrorCode {
     SUPERVISOR_DIED(ErrorGroup.SUPERVISION, "The supervisor helper ended abnormally."),
     /** A required hardening layer is not available on this kernel. */
     HARDENING_UNAVAILABLE(ErrorGroup.SUPERVISION, "A required hardening layer is not available on this kernel."),
+    /** A required part of kernel confinement (L2) is not available, or could not be set up; nothing ran. */
+    CONFINEMENT_UNAVAILABLE(
+            ErrorGroup.SUPERVISION,
+            "A required part of kernel confinement (L2) is not available, or could not be set up; nothing ran."),
     /** The supervisor helper refused the launch request (denied environment key, relative path, bound out of range). */
     SUPERVISOR_REQUEST_REJECTED(
             ErrorGroup.SUPERVISION,
