@@ -1,6 +1,7 @@
 package dev.skillgate.model;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What the kernel confined for one run (hardening layer L2), part by part. Each part is either
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param network Landlock TCP rules: no {@code networkDestinations}, no TCP connect or bind; with
  *     destinations, TCP connect only to their ports (hosts are not checked)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record Confinement(Part processReach, Part fileWrites, Part network) {
 
     /** Nothing confined and nothing asked for (the portable supervisor, nothing started). */

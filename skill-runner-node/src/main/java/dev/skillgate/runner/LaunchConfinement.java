@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * What the runner asks a supervisor to confine for one launch (hardening layer L2), derived from the
@@ -24,6 +25,7 @@ import java.util.Set;
  *     ({@code CONFINEMENT_UNAVAILABLE}), whatever its policy: the parts the approval request showed as
  *     enforced. Each must be asked for (process reach always is)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record LaunchConfinement(
         Optional<List<Path>> writableDirectories,
         Optional<List<Integer>> tcpConnectPorts,

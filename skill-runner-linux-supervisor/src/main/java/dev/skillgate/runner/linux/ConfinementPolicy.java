@@ -1,5 +1,7 @@
 package dev.skillgate.runner.linux;
 
+import org.apiguardian.api.API;
+
 /**
  * Whether the helper applies hardening layer L2 — kernel confinement of the script, part by part —
  * before it starts it. The parts: process reach (its own user and PID namespace with a private
@@ -11,6 +13,7 @@ package dev.skillgate.runner.linux;
  * <p>Not a sandbox: reads, UDP, named unix sockets and the kernel's own attack surface stay
  * reachable (docs/threat-model.md, "L2").
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public enum ConfinementPolicy {
     /**
      * Refuse a launch that asks for a part the kernel does not offer, before anything runs
