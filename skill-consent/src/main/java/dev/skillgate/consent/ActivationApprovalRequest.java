@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * Asks the human for first-use approval of a prompt skill (SPEC §5, §12 activation): may this agent
@@ -25,6 +26,11 @@ import java.util.function.Supplier;
  * revision}: editing any file makes a new scope. Approving instructions does not make them safe,
  * and approving a prompt skill never authorises running its script (that needs its own consent).
  *
+ * <p>Each request has its own {@link #id()}: the host answers it with {@link #approve()} (or
+ * {@link #deny}), and the engine refuses an approval that names another request (decision 0760).
+ * {@link #location()} shows where the skill was found and flags confusable names (decision 0767).
+ *
+ * @param id this request's id (random; an approval must name it)
  * @param skill the skill
  * @param agent the agent coordinates the approval is scoped to
  * @param agentKind the agent's kind, as the host describes it
@@ -37,8 +43,11 @@ import java.util.function.Supplier;
  *     trust-contract dialect that mapped it; empty when the skill has no contract
  * @param instructions reads the captured {@code SKILL.md} text on demand
  * @param createdAt wall-clock time of the request (display)
+ * @param location where the skill was found, empty when the caller does not say
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ActivationApprovalRequest(
+        ProposalId id,
         SkillName skill,
         AgentId agent,
         String agentKind,
@@ -49,7 +58,39 @@ public record ActivationApprovalRequest(
         Optional<Sha256Digest> contractDigest,
         Optional<String> contractRecordType,
         Supplier<String> instructions,
-        Instant createdAt) {
+        Instant createdAt,
+        Optional<SkillLocation> location) {
+
+    /**
+     * A request with a fresh {@link #id()} and no location, for a contract of any record type.
+     */
+    public ActivationApprovalRequest(
+            SkillName skill,
+            AgentId agent,
+            String agentKind,
+            String agentVersion,
+            Revision revision,
+            List<ArtifactDescription.FileEntry> files,
+            Optional<SkillContract> contract,
+            Optional<Sha256Digest> contractDigest,
+            Optional<String> contractRecordType,
+            Supplier<String> instructions,
+            Instant createdAt) {
+        this(
+                ProposalId.random(),
+                skill,
+                agent,
+                agentKind,
+                agentVersion,
+                revision,
+                files,
+                contract,
+                contractDigest,
+                contractRecordType,
+                instructions,
+                createdAt,
+                Optional.empty());
+    }
 
     /**
      * A request for a contract of the built-in {@code skill-contract} record (or none): the record
@@ -90,6 +131,8 @@ public record ActivationApprovalRequest(
             "its instructions become part of your agent's prompt; approving them does not make them safe";
 
     public ActivationApprovalRequest {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(location, "location");
         Objects.requireNonNull(skill, "skill");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(agentKind, "agentKind");
@@ -113,6 +156,16 @@ public record ActivationApprovalRequest(
         if (files.isEmpty() || files.size() > ArtifactDescription.MAX_FILES) {
             throw new IllegalArgumentException("an activation lists 1-" + ArtifactDescription.MAX_FILES + " files");
         }
+    }
+
+    /** An approval of exactly this request (it names {@link #id()}; decision 0760). */
+    public ApprovalDecision approve() {
+        return ApprovalDecision.approve(id);
+    }
+
+    /** A human denial of this request with a short reason. */
+    public ApprovalDecision deny(String reason) {
+        return ApprovalDecision.deny(reason);
     }
 
     /** Always {@link #PROMPT_WARNING}. */

@@ -10,6 +10,7 @@ import dev.skillgate.model.WorkspaceIdentity;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Everything a human needs to approve one exact launch (SPEC §8): the artifact (revision, files
@@ -33,6 +34,7 @@ import java.util.Objects;
  * @param createdAt wall-clock creation time (display)
  * @param expiresAt wall-clock expiry (display; the ledger enforces the window monotonically)
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record ApprovalRequest(
         ProposalId proposal,
         SkillName skill,
@@ -99,6 +101,16 @@ public record ApprovalRequest(
                 enforcement,
                 proposal.createdAt(),
                 proposal.expiresAt());
+    }
+
+    /** An approval of exactly this request (it names {@link #proposal()}; decision 0760). */
+    public ApprovalDecision approve() {
+        return ApprovalDecision.approve(proposal);
+    }
+
+    /** A human denial of this request with a short reason. */
+    public ApprovalDecision deny(String reason) {
+        return ApprovalDecision.deny(reason);
     }
 
     /** Always {@link #FULL_TRUST_WARNING}. */

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /**
  * The consent state machine of one live run (SPEC §8): proposals, decisions and one-use grants.
@@ -40,6 +41,7 @@ import java.util.concurrent.CompletionStage;
  * no automatic retry. Every method is thread-safe; all state changes happen under one lock, so
  * racing consumers get exactly one grant and racing deciders exactly one decision.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ConsentLedger {
 
     private enum Kind {
@@ -143,7 +145,8 @@ public final class ConsentLedger {
      * Records the human's decision for a pending proposal (invocation or plan).
      *
      * @return the new state, or: {@link ErrorCode#UNKNOWN_PROPOSAL} for an id this ledger does not
-     *     know; {@link ErrorCode#DUPLICATE_DECISION} / {@link ErrorCode#CONFLICTING_DECISION} when
+     *     know; {@link ErrorCode#BINDING_MISMATCH} for an approval that names another request (a
+     *     pending proposal then becomes {@link ProposalState#MISMATCHED}, decision 0760); {@link ErrorCode#DUPLICATE_DECISION} / {@link ErrorCode#CONFLICTING_DECISION} when
      *     a decision was already recorded; the terminal state's code (expired, stale, cancelled,
      *     binding mismatch) when it ended undecided. A failure never changes a decided state.
      */
@@ -156,6 +159,15 @@ public final class ConsentLedger {
                 return unknown();
             }
             settle(entry, ticker.nanos());
+            if (!decision.answers(id)) {
+                // An approval for another request (decision 0760): a confused or hostile host UI. The
+                // proposal can no longer be trusted to be answered by the human who saw it.
+                if (entry.state == ProposalState.PENDING) {
+                    transition(entry, ProposalState.MISMATCHED);
+                }
+                return ConsentResult.failure(
+                        ErrorCode.BINDING_MISMATCH, "the approval names another request than this proposal");
+            }
             if (entry.approvedDecision != null) {
                 return entry.approvedDecision == decision.isApproval()
                         ? ConsentResult.failure(ErrorCode.DUPLICATE_DECISION, "the proposal was already decided")

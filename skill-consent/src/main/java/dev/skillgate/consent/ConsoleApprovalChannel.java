@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * A terminal {@link ApprovalChannel} for the CLI: prints the whole request (with the full-trust
@@ -33,6 +34,7 @@ import java.util.function.Supplier;
  * daemon thread, so a caller's timeout (see {@link ApprovalChannel#failClosed}) can fire while the
  * terminal waits; a late answer to a timed-out request is discarded by the ledger.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ConsoleApprovalChannel implements ApprovalChannel, AutoCloseable {
     /** Longest answer line read; longer lines are a denial. */
     public static final int MAX_ANSWER = 64;
@@ -70,7 +72,7 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         Objects.requireNonNull(request, "request");
         return submit(() -> {
             out.print(ApprovalText.render(request));
-            return ask("Approve this exact run? [y/N, s = show entrypoint source] ", () -> {
+            return ask(request.proposal(), "Approve this exact run? [y/N, s = show entrypoint source] ", () -> {
                 Optional<String> source = request.artifact().readEntrypointSource();
                 out.print(source.map(ApprovalText::block).orElse("  (source unavailable)\n"));
             });
@@ -82,7 +84,10 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         Objects.requireNonNull(request, "request");
         return submit(() -> {
             out.print(ApprovalText.render(request));
-            return ask("Approve this plan for this run? [y/N] ", () -> out.println("  (no source for a plan)"));
+            return ask(
+                    request.proposal(),
+                    "Approve this plan for this run? [y/N] ",
+                    () -> out.println("  (no source for a plan)"));
         });
     }
 
@@ -91,10 +96,11 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         Objects.requireNonNull(request, "request");
         return submit(() -> {
             out.print(ApprovalText.render(request));
-            return ask("Allow this agent to use these exact instructions? [y/N, s = show SKILL.md] ", () -> {
-                Optional<String> text = request.readInstructions();
-                out.print(text.map(ApprovalText::block).orElse("  (instructions unavailable)\n"));
-            });
+            return ask(
+                    request.id(), "Allow this agent to use these exact instructions? [y/N, s = show SKILL.md] ", () -> {
+                        Optional<String> text = request.readInstructions();
+                        out.print(text.map(ApprovalText::block).orElse("  (instructions unavailable)\n"));
+                    });
         });
     }
 
@@ -130,7 +136,7 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
         return new ApprovalDecision.Denied(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "the console channel is closed");
     }
 
-    private ApprovalDecision ask(String prompt, Runnable showSource) {
+    private ApprovalDecision ask(ProposalId shown, String prompt, Runnable showSource) {
         for (int i = 0; i < MAX_PROMPTS; i++) {
             out.print(prompt);
             out.flush();
@@ -148,7 +154,7 @@ public final class ConsoleApprovalChannel implements ApprovalChannel, AutoClosea
             String answer = line.get().trim().toLowerCase(Locale.ROOT);
             if (answer.equals("y") || answer.equals("yes")) {
                 out.println("approved");
-                return ApprovalDecision.approve();
+                return ApprovalDecision.approve(shown);
             }
             if (answer.equals("s")) {
                 showSource.run();

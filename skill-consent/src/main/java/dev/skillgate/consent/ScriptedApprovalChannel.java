@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * A deterministic {@link ApprovalChannel} for tests and the testkit: answers requests from a queue
@@ -18,16 +20,22 @@ import java.util.concurrent.CompletionStage;
  * default) or holds the request until a decision is queued or the channel is closed
  * ({@link #holdingWhenEmpty()}, for timeout and race tests). Closing denies every held request and
  * every later one with {@link ErrorCode#CONSENT_CHANNEL_UNAVAILABLE}. Thread-safe. It stands in for
- * a human; it is not a way to approve anything outside tests.
+ * a human; it is not a way to approve anything outside tests. {@link #approveNext()} approves the
+ * request it ends up answering (its id; decision 0760); {@link #enqueue} answers with exactly the
+ * decision given, so an approval queued for another request is refused by the ledger.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ScriptedApprovalChannel implements ApprovalChannel, AutoCloseable {
     private final boolean holdWhenEmpty;
-    private final Deque<ApprovalDecision> queued = new ArrayDeque<>();
-    private final Deque<CompletableFuture<ApprovalDecision>> held = new ArrayDeque<>();
+    private final Deque<Function<ProposalId, ApprovalDecision>> queued = new ArrayDeque<>();
+    private final Deque<Held> held = new ArrayDeque<>();
     private final List<ApprovalRequest> requests = new ArrayList<>();
     private final List<WorkflowApprovalRequest> workflowRequests = new ArrayList<>();
     private final List<ActivationApprovalRequest> activationRequests = new ArrayList<>();
     private boolean closed;
+
+    /** A request waiting for a scripted answer. */
+    private record Held(ProposalId id, CompletableFuture<ApprovalDecision> future) {}
 
     private ScriptedApprovalChannel(boolean holdWhenEmpty) {
         this.holdWhenEmpty = holdWhenEmpty;
@@ -43,27 +51,31 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
         return new ScriptedApprovalChannel(true);
     }
 
-    /** Queues a decision; it answers the oldest held request, or the next request. */
+    /** Queues a decision; it answers the oldest held request, or the next request, exactly as given. */
     public ScriptedApprovalChannel enqueue(ApprovalDecision decision) {
         Objects.requireNonNull(decision, "decision");
-        CompletableFuture<ApprovalDecision> waiting;
+        return enqueueAnswer(id -> decision);
+    }
+
+    private ScriptedApprovalChannel enqueueAnswer(Function<ProposalId, ApprovalDecision> answer) {
+        Held waiting;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the scripted channel is closed");
             }
             waiting = held.pollFirst();
             if (waiting == null) {
-                queued.addLast(decision);
+                queued.addLast(answer);
                 return this;
             }
         }
-        waiting.complete(decision);
+        waiting.future().complete(answer.apply(waiting.id()));
         return this;
     }
 
-    /** Queues an approval. */
+    /** Queues an approval of whichever request it answers (bound to that request's id). */
     public ScriptedApprovalChannel approveNext() {
-        return enqueue(ApprovalDecision.approve());
+        return enqueueAnswer(ApprovalDecision::approve);
     }
 
     /** Queues a human denial. */
@@ -77,7 +89,7 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
         synchronized (this) {
             requests.add(request);
         }
-        return answer();
+        return answer(request.proposal());
     }
 
     @Override
@@ -86,7 +98,7 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
         synchronized (this) {
             workflowRequests.add(request);
         }
-        return answer();
+        return answer(request.proposal());
     }
 
     @Override
@@ -95,23 +107,23 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
         synchronized (this) {
             activationRequests.add(request);
         }
-        return answer();
+        return answer(request.id());
     }
 
-    private synchronized CompletionStage<ApprovalDecision> answer() {
+    private synchronized CompletionStage<ApprovalDecision> answer(ProposalId id) {
         if (closed) {
             return CompletableFuture.completedFuture(closedDenial());
         }
-        ApprovalDecision next = queued.pollFirst();
+        Function<ProposalId, ApprovalDecision> next = queued.pollFirst();
         if (next != null) {
-            return CompletableFuture.completedFuture(next);
+            return CompletableFuture.completedFuture(next.apply(id));
         }
         if (!holdWhenEmpty) {
             return CompletableFuture.completedFuture(new ApprovalDecision.Denied(
                     ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "no scripted decision was queued"));
         }
         CompletableFuture<ApprovalDecision> future = new CompletableFuture<>();
-        held.addLast(future);
+        held.addLast(new Held(id, future));
         return future.minimalCompletionStage();
     }
 
@@ -138,15 +150,15 @@ public final class ScriptedApprovalChannel implements ApprovalChannel, AutoClose
     /** Closes the channel: held and later requests are denied as unavailable. */
     @Override
     public void close() {
-        List<CompletableFuture<ApprovalDecision>> waiting;
+        List<Held> waiting;
         synchronized (this) {
             closed = true;
             waiting = new ArrayList<>(held);
             held.clear();
             queued.clear();
         }
-        for (CompletableFuture<ApprovalDecision> f : waiting) {
-            f.complete(closedDenial());
+        for (Held h : waiting) {
+            h.future().complete(closedDenial());
         }
     }
 

@@ -136,7 +136,7 @@ class ActivationApprovalTest {
 
     @Test
     void aChannelThatCannotShowActivationsDeniesAndFailClosedForwardsAndTimesOut() throws Exception {
-        ApprovalChannel executionsOnly = r -> CompletableFuture.completedFuture(ApprovalDecision.approve());
+        ApprovalChannel executionsOnly = r -> CompletableFuture.completedFuture(r.approve());
         ApprovalDecision d = executionsOnly
                 .requestActivation(request(Optional.empty()))
                 .toCompletableFuture()

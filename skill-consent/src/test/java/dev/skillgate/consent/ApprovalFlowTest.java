@@ -75,7 +75,7 @@ class ApprovalFlowTest {
         ProposalSnapshot p = ledger.propose(SKILL, binding()).orElseThrow();
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
         CompletionStage<ConsentResult<ProposalState>> pending = ledger.requestApproval(Fixtures.request(p), channel);
-        assertThat(channel.heldCount()).isEqualTo(1);
+        assertThat(Fixtures.awaitHeld(channel, 1)).isEqualTo(1);
         channel.close();
         assertThat(await(pending).orElseThrow()).isEqualTo(ProposalState.DENIED);
         assertThat(ledger.consume(p.id(), binding()).code()).contains(ErrorCode.CONSENT_DENIED);
@@ -130,7 +130,7 @@ class ApprovalFlowTest {
         CompletionStage<ApprovalDecision> stage = ApprovalChannel.failClosed(
                         ScriptedApprovalChannel.holdingWhenEmpty(), Duration.ofSeconds(30))
                 .request(Fixtures.request(p));
-        stage.toCompletableFuture().complete(ApprovalDecision.approve()); // completes a copy only
+        stage.toCompletableFuture().complete(ApprovalDecision.approve(p.id())); // completes a copy only
         assertThat(stage.toCompletableFuture().isDone()).isFalse();
     }
 
@@ -155,7 +155,7 @@ class ApprovalFlowTest {
         assertThat(await(third).code()).contains(ErrorCode.CONSENT_CANCELLED);
 
         // The human's late answers change nothing.
-        assertThat(channel.heldCount()).isEqualTo(3);
+        assertThat(Fixtures.awaitHeld(channel, 3)).isEqualTo(3);
         channel.approveNext();
         channel.approveNext();
         channel.approveNext();
@@ -200,7 +200,7 @@ class ApprovalFlowTest {
         assertThat(await(restarted.requestApproval(Fixtures.request(p), channel))
                         .code())
                 .contains(ErrorCode.UNKNOWN_PROPOSAL);
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         assertThat(await(ledger.requestApproval(Fixtures.request(p), channel)).code())
                 .contains(ErrorCode.DUPLICATE_DECISION);
         assertThat(channel.requests()).isEmpty();

@@ -104,7 +104,7 @@ class ConsentLedgerFuzzTest {
                     boolean approve = op == 2;
                     ProposalId id = pick(data, ids);
                     ConsentResult<ProposalState> r =
-                            ledger.decide(id, approve ? ApprovalDecision.approve() : ApprovalDecision.deny("x"));
+                            ledger.decide(id, approve ? ApprovalDecision.approve(id) : ApprovalDecision.deny("x"));
                     Model m = model.get(id);
                     if (m == null) {
                         expect(r.code(), ErrorCode.UNKNOWN_PROPOSAL);
@@ -197,7 +197,10 @@ class ConsentLedgerFuzzTest {
                     break;
                 default: {
                     ProposalId stranger = ProposalId.random();
-                    expect(ledger.decide(stranger, ApprovalDecision.approve()).code(), ErrorCode.UNKNOWN_PROPOSAL);
+                    expect(
+                            ledger.decide(stranger, ApprovalDecision.approve(stranger))
+                                    .code(),
+                            ErrorCode.UNKNOWN_PROPOSAL);
                     expect(ledger.consume(stranger, BINDINGS[0]).code(), ErrorCode.UNKNOWN_PROPOSAL);
                     break;
                 }

@@ -41,7 +41,7 @@ class ConsentLedgerTest {
 
     private ProposalSnapshot approved() {
         ProposalSnapshot p = propose();
-        assertThat(ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow())
+        assertThat(ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow())
                 .isEqualTo(ProposalState.APPROVED);
         return p;
     }
@@ -87,20 +87,23 @@ class ConsentLedgerTest {
         assertThat(ledger.decide(p.id(), ApprovalDecision.deny("no")).orElseThrow())
                 .isEqualTo(ProposalState.DENIED);
         assertThat(ledger.consume(p.id(), binding()).code()).contains(ErrorCode.CONSENT_DENIED);
-        assertThat(ledger.decide(p.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.CONFLICTING_DECISION);
+        assertThat(ledger.decide(p.id(), ApprovalDecision.approve(p.id())).code())
+                .contains(ErrorCode.CONFLICTING_DECISION);
         assertThat(state(p.id())).isEqualTo(ProposalState.DENIED);
     }
 
     @Test
     void duplicateAndConflictingDecisionsAreErrorsNotApprovals() {
         ProposalSnapshot p = approved();
-        assertThat(ledger.decide(p.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.DUPLICATE_DECISION);
+        assertThat(ledger.decide(p.id(), ApprovalDecision.approve(p.id())).code())
+                .contains(ErrorCode.DUPLICATE_DECISION);
         assertThat(ledger.decide(p.id(), ApprovalDecision.deny("changed my mind"))
                         .code())
                 .contains(ErrorCode.CONFLICTING_DECISION);
         assertThat(state(p.id())).isEqualTo(ProposalState.APPROVED);
         ledger.consume(p.id(), binding()).orElseThrow();
-        assertThat(ledger.decide(p.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.DUPLICATE_DECISION);
+        assertThat(ledger.decide(p.id(), ApprovalDecision.approve(p.id())).code())
+                .contains(ErrorCode.DUPLICATE_DECISION);
         assertThat(state(p.id())).isEqualTo(ProposalState.CONSUMED);
     }
 
@@ -112,7 +115,8 @@ class ConsentLedgerTest {
         assertThat(state(p.id())).isEqualTo(ProposalState.MISMATCHED);
         // the right binding afterwards does not resurrect it
         assertThat(ledger.consume(p.id(), binding()).code()).contains(ErrorCode.BINDING_MISMATCH);
-        assertThat(ledger.decide(p.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.DUPLICATE_DECISION);
+        assertThat(ledger.decide(p.id(), ApprovalDecision.approve(p.id())).code())
+                .contains(ErrorCode.DUPLICATE_DECISION);
     }
 
     @Test
@@ -177,7 +181,7 @@ class ConsentLedgerTest {
         for (ConsentBinding variant : variants) {
             ConsentLedger fresh = ConsentLedger.open(RUN, ticker, clock);
             ProposalSnapshot p = fresh.propose(SKILL, binding()).orElseThrow();
-            fresh.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+            fresh.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
             assertThat(variant).isNotEqualTo(binding());
             assertThat(fresh.consume(p.id(), variant).code())
                     .as("variant %s", variant)
@@ -215,7 +219,8 @@ class ConsentLedgerTest {
     void decisionAtTheWindowIsExpiredNotApproved() {
         ProposalSnapshot p = propose();
         ticker.advance(WINDOW);
-        assertThat(ledger.decide(p.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.CONSENT_EXPIRED);
+        assertThat(ledger.decide(p.id(), ApprovalDecision.approve(p.id())).code())
+                .contains(ErrorCode.CONSENT_EXPIRED);
         assertThat(state(p.id())).isEqualTo(ProposalState.EXPIRED);
     }
 
@@ -266,7 +271,8 @@ class ConsentLedgerTest {
         ProposalSnapshot approvedOne = ledger.propose(SKILL, binding()).orElseThrow();
         // first was staled by the second already
         assertThat(state(pending.id())).isEqualTo(ProposalState.STALE);
-        ledger.decide(approvedOne.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(approvedOne.id(), ApprovalDecision.approve(approvedOne.id()))
+                .orElseThrow();
         ProposalSnapshot other = ledger.propose(OTHER_SKILL, binding()).orElseThrow();
         assertThat(state(approvedOne.id())).isEqualTo(ProposalState.APPROVED);
         ProposalSnapshot replacement = ledger.propose(SKILL, binding()).orElseThrow();
@@ -274,7 +280,8 @@ class ConsentLedgerTest {
         assertThat(state(other.id())).isEqualTo(ProposalState.PENDING);
         assertThat(state(replacement.id())).isEqualTo(ProposalState.PENDING);
         assertThat(ledger.consume(approvedOne.id(), binding()).code()).contains(ErrorCode.CONSENT_STALE);
-        assertThat(ledger.decide(pending.id(), ApprovalDecision.approve()).code())
+        assertThat(ledger.decide(pending.id(), ApprovalDecision.approve(pending.id()))
+                        .code())
                 .contains(ErrorCode.CONSENT_STALE);
     }
 
@@ -297,7 +304,8 @@ class ConsentLedgerTest {
         assertThat(state(b.id())).isEqualTo(ProposalState.CANCELLED);
         assertThat(state(c.id())).isEqualTo(ProposalState.DENIED);
         assertThat(ledger.consume(a.id(), binding()).code()).contains(ErrorCode.CONSENT_CANCELLED);
-        assertThat(ledger.decide(b.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.CONSENT_CANCELLED);
+        assertThat(ledger.decide(b.id(), ApprovalDecision.approve(b.id())).code())
+                .contains(ErrorCode.CONSENT_CANCELLED);
         assertThat(ledger.propose(SKILL, binding()).code()).contains(ErrorCode.CONSENT_CANCELLED);
         assertThat(ledger.isEnded()).isTrue();
         assertThat(ledger.abortRun()).isZero();
@@ -323,7 +331,8 @@ class ConsentLedgerTest {
     void aNewLedgerAfterRestartKnowsNoOldProposals() {
         ProposalSnapshot p = approved();
         ConsentLedger restarted = ConsentLedger.open(RUN, ticker, clock);
-        assertThat(restarted.decide(p.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.UNKNOWN_PROPOSAL);
+        assertThat(restarted.decide(p.id(), ApprovalDecision.approve(p.id())).code())
+                .contains(ErrorCode.UNKNOWN_PROPOSAL);
         assertThat(restarted.consume(p.id(), binding()).code()).contains(ErrorCode.UNKNOWN_PROPOSAL);
         assertThat(restarted.find(p.id())).isEmpty();
         assertThat(restarted.proposals()).isEmpty();

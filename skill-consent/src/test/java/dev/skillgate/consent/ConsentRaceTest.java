@@ -53,7 +53,7 @@ class ConsentRaceTest {
             for (int round = 0; round < ROUNDS; round++) {
                 ConsentLedger fresh = ConsentLedger.open(RUN);
                 ProposalSnapshot p = fresh.propose(SKILL, binding()).orElseThrow();
-                fresh.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+                fresh.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
                 ledger.set(fresh);
                 id.set(p.id());
                 ready.await(30, TimeUnit.SECONDS);
@@ -84,7 +84,7 @@ class ConsentRaceTest {
                 CyclicBarrier go = new CyclicBarrier(2);
                 Future<ConsentResult<ProposalState>> approve = pool.submit(() -> {
                     go.await();
-                    return ledger.decide(id, ApprovalDecision.approve());
+                    return ledger.decide(id, ApprovalDecision.approve(id));
                 });
                 Future<ConsentResult<ProposalState>> deny = pool.submit(() -> {
                     go.await();

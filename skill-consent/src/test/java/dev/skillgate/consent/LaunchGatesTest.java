@@ -164,7 +164,7 @@ class LaunchGatesTest {
         assertThat(gates.check(Optional.of(capability), SKILL, binding()).allowed())
                 .isTrue();
         ProposalSnapshot p = ledger.propose(SKILL, binding()).orElseThrow();
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         ConsumedGrant grant = ledger.consume(p.id(), binding()).orElseThrow();
         assertThat(gates.recheck(Optional.of(capability), grant).route()).isEqualTo(GateCheck.Route.CONFIRMED);
 
@@ -179,7 +179,7 @@ class LaunchGatesTest {
     void recheckSeesSafeModeAndRevocation() {
         ConsentLedger ledger = ConsentLedger.open(Fixtures.RUN);
         ProposalSnapshot p = ledger.propose(SKILL, binding()).orElseThrow();
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         ConsumedGrant grant = ledger.consume(p.id(), binding()).orElseThrow();
         admin.setSafeMode(true);
         assertThat(codes(gates.recheck(Optional.of(capability), grant))).containsExactly(ErrorCode.GATE_SAFE_MODE);
@@ -220,7 +220,7 @@ class LaunchGatesTest {
         ConsentLedger ledger = ConsentLedger.open(Fixtures.RUN);
         PlanSnapshot plan = ledger.proposePlan(WorkflowPlanTest.plan(List.of(WorkflowPlanTest.step(SKILL))))
                 .orElseThrow();
-        ledger.decide(plan.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(plan.id(), ApprovalDecision.approve(plan.id())).orElseThrow();
         WorkflowStepGrant step = ledger.consumePlanStep(SKILL, binding()).orElseThrow();
         assertThat(gates.recheck(Optional.of(capability), step).allowed()).isTrue();
         admin.save(PolicyUpdate.of(ExecutionPolicy.ASK_EACH_TIME)).orElseThrow();
@@ -233,7 +233,7 @@ class LaunchGatesTest {
         // without a plan, so a per-invocation grant from before the switch no longer admits a launch.
         ConsentLedger ledger = ConsentLedger.open(Fixtures.RUN);
         ProposalSnapshot p = ledger.propose(SKILL, binding()).orElseThrow();
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         ConsumedGrant grant = ledger.consume(p.id(), binding()).orElseThrow();
         admin.save(PolicyUpdate.of(ExecutionPolicy.TRUST_SELECTED_REVISIONS)).orElseThrow();
         assertThat(gates.recheck(Optional.of(capability), grant).allowed())

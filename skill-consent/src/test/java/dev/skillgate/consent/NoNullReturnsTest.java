@@ -27,11 +27,11 @@ class NoNullReturnsTest {
         GateCheck check = admin.view().launchGates().check(Optional.of(capability), Fixtures.SKILL, Fixtures.binding());
         ConsentLedger ledger = ConsentLedger.open(Fixtures.RUN);
         ProposalSnapshot p = ledger.propose(Fixtures.SKILL, Fixtures.binding()).orElseThrow();
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         ConsumedGrant grant = ledger.consume(p.id(), Fixtures.binding()).orElseThrow();
         PlanSnapshot plan = ledger.proposePlan(WorkflowPlanTest.plan(List.of(WorkflowPlanTest.step(Fixtures.SKILL))))
                 .orElseThrow();
-        ledger.decide(plan.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(plan.id(), ApprovalDecision.approve(plan.id())).orElseThrow();
         WorkflowStepGrant step =
                 ledger.consumePlanStep(Fixtures.SKILL, Fixtures.binding()).orElseThrow();
         ApprovalRequest request = Fixtures.request(
@@ -58,7 +58,7 @@ class NoNullReturnsTest {
                 request.invocation(),
                 request.enforcement(),
                 WorkflowApprovalRequest.forPlan(plan),
-                ApprovalDecision.approve(),
+                ApprovalDecision.approve(p.id()),
                 ApprovalDecision.deny("no"),
                 ConsentResult.success(1),
                 ConsentResult.failure(dev.skillgate.model.ErrorCode.UNKNOWN_PROPOSAL, "x"),

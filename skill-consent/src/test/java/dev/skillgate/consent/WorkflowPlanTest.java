@@ -40,7 +40,7 @@ class WorkflowPlanTest {
 
     private PlanSnapshot approvedPlan(List<PlannedStep> steps) {
         PlanSnapshot p = ledger.proposePlan(plan(steps)).orElseThrow();
-        ledger.decide(p.id(), ApprovalDecision.approve()).orElseThrow();
+        ledger.decide(p.id(), ApprovalDecision.approve(p.id())).orElseThrow();
         return p;
     }
 
@@ -110,7 +110,8 @@ class WorkflowPlanTest {
 
         PlanSnapshot late = ledger.proposePlan(plan(List.of(step(SKILL)))).orElseThrow();
         ticker.advance(Limits.CONSENT_WINDOW_NANOS);
-        assertThat(ledger.decide(late.id(), ApprovalDecision.approve()).code()).contains(ErrorCode.CONSENT_EXPIRED);
+        assertThat(ledger.decide(late.id(), ApprovalDecision.approve(late.id())).code())
+                .contains(ErrorCode.CONSENT_EXPIRED);
         assertThat(ledger.findPlan(p.id()).orElseThrow().state()).isEqualTo(ProposalState.CONSUMED);
     }
 
@@ -150,8 +151,7 @@ class WorkflowPlanTest {
     @Test
     void aChannelThatCannotShowPlansDeniesThem() throws Exception {
         PlanSnapshot p = ledger.proposePlan(plan(List.of(step(SKILL)))).orElseThrow();
-        ApprovalChannel invocationOnly =
-                r -> java.util.concurrent.CompletableFuture.completedFuture(ApprovalDecision.approve());
+        ApprovalChannel invocationOnly = r -> java.util.concurrent.CompletableFuture.completedFuture(r.approve());
         ConsentResult<ProposalState> r = ledger.requestPlanApproval(WorkflowApprovalRequest.forPlan(p), invocationOnly)
                 .toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);

@@ -46,6 +46,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The facade a host application gives its agent (SPEC §12): list skills, run a skill's script with
@@ -78,6 +79,7 @@ import java.util.function.Function;
  * {@code SkillGate} can change policy or trust: that is {@link SkillGateAdmin}'s job, which the host
  * keeps for its settings UI. Thread-safe.
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public final class SkillGate implements AutoCloseable {
     /** The longest {@link #close()} waits when no bound is given. */
     public static final Duration DEFAULT_DRAIN_WAIT =
@@ -109,7 +111,7 @@ public final class SkillGate implements AutoCloseable {
         List<SkillSummary> out = new ArrayList<>();
         for (DiscoveredSkill s : core.discover().skills()) {
             out.add(new SkillSummary(
-                    s.name(), s.description(), s.location(), s.report().portable()));
+                    s.name(), s.description(), s.location(), s.report().portable(), s.modelInvocationDisabled()));
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return List.copyOf(out);
@@ -222,7 +224,10 @@ public final class SkillGate implements AutoCloseable {
     public DrainReport close(Duration maxWait) {
         Objects.requireNonNull(maxWait, "maxWait");
         core.markClosed();
+        // The drain lists and stops the in-flight executions before their ledgers end, so that each
+        // waiting one ends ENGINE_CLOSED and is counted (decision 0762).
         DrainReport report = Settlements.drain(core.id(), maxWait);
+        core.endAllRuns();
         admin.revokeEngineCapability(capability);
         if (ownsAdmin) {
             admin.close();

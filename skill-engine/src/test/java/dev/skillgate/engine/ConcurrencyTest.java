@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditRecord;
-import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.engine.internal.Settlements;
 import dev.skillgate.model.AgentId;
@@ -60,7 +59,7 @@ class ConcurrencyTest {
     }
 
     private SkillGate gate(SkillGateAdmin admin) {
-        ApprovalChannel alwaysYes = r -> CompletableFuture.completedFuture(ApprovalDecision.approve());
+        ApprovalChannel alwaysYes = r -> CompletableFuture.completedFuture(r.approve());
         return SkillGate.builder()
                 .admin(admin)
                 .skillRoot(skills)

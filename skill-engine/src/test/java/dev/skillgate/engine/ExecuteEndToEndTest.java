@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditRecord;
 import dev.skillgate.audit.ExecutionScope;
-import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ApprovalRequest;
 import dev.skillgate.consent.Enforcement;
 import dev.skillgate.consent.ExecutionPolicy;
@@ -256,7 +255,7 @@ class ExecuteEndToEndTest extends LiveEngineTest {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         };
         ExecutionEnvelope env = gate(editThenApprove).execute(writer("edited.txt"));
         assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
@@ -271,7 +270,7 @@ class ExecuteEndToEndTest extends LiveEngineTest {
             assertThat(admin.savePolicy(PolicyUpdate.of(ExecutionPolicy.BLOCKED))
                             .isSuccess())
                     .isTrue();
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         };
         ExecutionEnvelope env = gate(blockThenApprove).execute(writer("blocked.txt"));
         assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);

@@ -3,7 +3,6 @@ package dev.skillgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ScriptedApprovalChannel;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.model.AgentId;
@@ -124,7 +123,7 @@ class LastMomentAttackTest extends LiveEngineTest {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         };
         ExecutionEnvelope env = probe(gate(swapping, b -> {}));
 

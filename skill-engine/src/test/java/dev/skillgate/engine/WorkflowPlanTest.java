@@ -226,7 +226,7 @@ class WorkflowPlanTest extends LiveEngineTest {
         ConsentResult<PlanSnapshot> denied = admin.approveWorkflow(run, AGENT, workspace, steps, denying);
         assertThat(denied.code()).contains(ErrorCode.CONSENT_DENIED);
         // A channel that cannot show plans never approves one (fail closed).
-        ApprovalChannel invocationsOnly = r -> CompletableFuture.completedFuture(ApprovalDecision.approve());
+        ApprovalChannel invocationsOnly = r -> CompletableFuture.completedFuture(r.approve());
         assertThat(admin.approveWorkflow(run, AGENT, workspace, steps, invocationsOnly)
                         .code())
                 .contains(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);

@@ -41,12 +41,12 @@ class SkillgateToolProviderTest {
         @Override
         public CompletionStage<ApprovalDecision> request(ApprovalRequest request) {
             Probe.edit(skillDir.get());
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         }
 
         @Override
         public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         }
     };
 

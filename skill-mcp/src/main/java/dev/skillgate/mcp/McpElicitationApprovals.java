@@ -3,6 +3,7 @@ package dev.skillgate.mcp;
 import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.ProposalId;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.mcp.internal.FormElicitation;
 import dev.skillgate.model.ErrorCode;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import org.apiguardian.api.API;
 
 /**
  * An {@link ApprovalChannel} that asks the human through MCP elicitation, on the session whose tool
@@ -41,6 +43,7 @@ import java.util.concurrent.RejectedExecutionException;
  * whole message to a human, rather than a model answering it — a client that auto-accepts
  * elicitations approves everything; use a host channel for such clients.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class McpElicitationApprovals implements ApprovalChannel, AutoCloseable {
     /** The one field of the elicitation form. */
     public static final String APPROVE_FIELD = "approve";
@@ -80,7 +83,12 @@ public final class McpElicitationApprovals implements ApprovalChannel, AutoClose
             return fallback.map(f -> f.request(request))
                     .orElseGet(() -> unavailable("no MCP session asked for this run"));
         }
-        return ask(exchange.get(), ApprovalFacts.text(request), ApprovalFacts.values(request), "Approve this exact run")
+        return ask(
+                        exchange.get(),
+                        request.proposal(),
+                        ApprovalFacts.text(request),
+                        ApprovalFacts.values(request),
+                        "Approve this exact run")
                 .thenCompose(d -> d.isPresent() ? CompletableFuture.completedFuture(d.get()) : fallbackFor(request));
     }
 
@@ -94,6 +102,7 @@ public final class McpElicitationApprovals implements ApprovalChannel, AutoClose
         }
         return ask(
                         exchange.get(),
+                        request.id(),
                         ApprovalFacts.text(request),
                         ApprovalFacts.values(request),
                         "Allow the agent to use these exact instructions")
@@ -109,7 +118,7 @@ public final class McpElicitationApprovals implements ApprovalChannel, AutoClose
 
     /** Empty when the client cannot elicit (so a fallback may ask instead). */
     private CompletionStage<Optional<ApprovalDecision>> ask(
-            McpSyncServerExchange exchange, String message, Map<String, Object> facts, String title) {
+            McpSyncServerExchange exchange, ProposalId shown, String message, Map<String, Object> facts, String title) {
         McpSchema.ClientCapabilities caps = exchange.getClientCapabilities();
         if (caps == null || caps.elicitation() == null) {
             return CompletableFuture.completedFuture(Optional.empty());
@@ -124,13 +133,14 @@ public final class McpElicitationApprovals implements ApprovalChannel, AutoClose
         schema.put("required", List.of(APPROVE_FIELD));
         McpSchema.ElicitRequest elicit = new FormElicitation(message, schema, Map.of(META_KEY, facts));
         try {
-            return CompletableFuture.supplyAsync(() -> Optional.of(decide(exchange, elicit)), asking);
+            return CompletableFuture.supplyAsync(() -> Optional.of(decide(exchange, elicit, shown)), asking);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.completedFuture(Optional.of(closed()));
         }
     }
 
-    private static ApprovalDecision decide(McpSyncServerExchange exchange, McpSchema.ElicitRequest elicit) {
+    private static ApprovalDecision decide(
+            McpSyncServerExchange exchange, McpSchema.ElicitRequest elicit, ProposalId shown) {
         McpSchema.ElicitResult result;
         try {
             result = exchange.createElicitation(elicit);
@@ -145,7 +155,7 @@ public final class McpElicitationApprovals implements ApprovalChannel, AutoClose
         return switch (result.action()) {
             case ACCEPT ->
                 result.content() != null && Boolean.TRUE.equals(result.content().get(APPROVE_FIELD))
-                        ? ApprovalDecision.approve()
+                        ? ApprovalDecision.approve(shown)
                         : ApprovalDecision.deny("not approved in the elicitation form");
             case DECLINE -> ApprovalDecision.deny("declined in the MCP client");
             case CANCEL -> ApprovalDecision.deny("cancelled in the MCP client");

@@ -35,12 +35,12 @@ class SkillgateToolCallbackProviderTest {
         @Override
         public CompletionStage<ApprovalDecision> request(ApprovalRequest request) {
             Probe.edit(skillDir.get());
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         }
 
         @Override
         public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
-            return CompletableFuture.completedFuture(ApprovalDecision.approve());
+            return CompletableFuture.completedFuture(request.approve());
         }
     };
 

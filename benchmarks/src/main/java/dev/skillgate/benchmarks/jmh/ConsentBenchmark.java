@@ -74,7 +74,7 @@ public class ConsentBenchmark {
         ConsentLedger ledger = ConsentLedger.open(run);
         ConsentBinding binding = bind(run);
         ProposalSnapshot proposal = ledger.propose(skill, binding).orElseThrow();
-        ledger.decide(proposal.id(), new ApprovalDecision.Approved()).orElseThrow();
+        ledger.decide(proposal.id(), ApprovalDecision.approve(proposal.id())).orElseThrow();
         Object grant = ledger.consume(proposal.id(), binding).orElseThrow();
         ledger.endRun();
         return grant;

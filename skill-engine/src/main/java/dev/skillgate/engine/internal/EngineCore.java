@@ -106,6 +106,8 @@ public final class EngineCore {
 
     private static final AtomicLong IDS = new AtomicLong();
 
+    private static final System.Logger LOG = System.getLogger("dev.skillgate.engine");
+
     /** Everything the builder configured. */
     public record Config(
             Path dataDirectory,
@@ -150,6 +152,10 @@ public final class EngineCore {
     private final Map<RunId, ConsentLedger> ledgers = new LinkedHashMap<>();
     private final Object runnerLock = new Object();
     private volatile boolean closed;
+    /** Completed when the gate closes: wakes every execution and activation waiting for a human. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
+
+    private final java.util.Set<String> listenerFailures = new java.util.HashSet<>(); // guarded by itself
     private NodeRunner runner; // guarded by runnerLock
     private SupervisorSelector.Choice selection; // guarded by runnerLock
 
@@ -580,10 +586,16 @@ public final class EngineCore {
         emit(e, ExecutionEvent.Kind.APPROVAL_REQUESTED, List.of(), Optional.empty());
         CompletableFuture<ConsentResult<ProposalState>> answer =
                 ledger.requestApproval(approvalRequest, recording).toCompletableFuture();
-        CompletableFuture.anyOf(answer, e.stopSignal()).join();
+        CompletableFuture.anyOf(answer, e.stopSignal(), closing).join();
         if (e.stopped().isPresent()) {
             ledger.cancel(proposal.id());
             stoppedBeforeLaunch(e);
+            return Optional.empty();
+        }
+        if (closed) {
+            // Closing ends every pending approval as ENGINE_CLOSED, whatever cancelled its proposal first.
+            ledger.cancel(proposal.id());
+            refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate closed while the approval was pending");
             return Optional.empty();
         }
         ConsentResult<ProposalState> result = answer.join();
@@ -690,6 +702,23 @@ public final class EngineCore {
         if (closed) {
             return refusedActivation(name, ErrorCode.ENGINE_CLOSED, "this SkillGate is closed");
         }
+        try {
+            Activation outcome = activateOpen(agent, name, context);
+            if (closed && outcome instanceof Activation.Activated) {
+                // The gate closed meanwhile: an activation that ends after close is refused, never handed out.
+                return refusedActivation(name, ErrorCode.ENGINE_CLOSED, "this SkillGate closed during the activation");
+            }
+            return outcome;
+        } catch (IllegalStateException ex) {
+            if (closed) {
+                // The private admin's audit log closed under the activation: a refusal value, never an exception.
+                return refusedActivation(name, ErrorCode.ENGINE_CLOSED, "this SkillGate closed during the activation");
+            }
+            throw ex;
+        }
+    }
+
+    private Activation activateOpen(AgentId agent, SkillName name, AgentContext context) {
         Optional<Diagnostic> unsafe = unsafeDataDirectory();
         if (unsafe.isPresent()) {
             return new Activation.Refused(name, List.of(unsafe.get()));
@@ -783,16 +812,35 @@ public final class EngineCore {
                 contract.accepted().map(ContractVerdict.Accepted::recordType),
                 () -> instructions,
                 Instant.now());
-        ApprovalDecision decision = ApprovalChannel.failClosed(
-                        config.approvalChannel().get(), config.approvalTimeout())
+        CompletableFuture<ApprovalDecision> answer = ApprovalChannel.failClosed(
+                        config.approvalChannel().get(), activationTimeout())
                 .requestActivation(request)
-                .toCompletableFuture()
-                .join();
+                .toCompletableFuture();
+        CompletableFuture.anyOf(answer, closing).join();
+        if (closed) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.ENGINE_CLOSED, "", "this SkillGate closed while the activation was pending"));
+        }
+        ApprovalDecision decision = answer.join();
         if (decision instanceof ApprovalDecision.Denied d) {
             return Optional.of(
                     Diagnostic.error(d.code(), "", d.reason().isEmpty() ? "the approval was denied" : d.reason()));
         }
+        if (!decision.answers(request.id())) {
+            // An approval for another request (decision 0760): never applied to this one.
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.BINDING_MISMATCH, "", "the approval names another request than this activation"));
+        }
         return Optional.empty();
+    }
+
+    /**
+     * An activation's answer is bounded like an execution's: by the approval timeout and the consent
+     * window, whichever is shorter (decision 0761).
+     */
+    private Duration activationTimeout() {
+        Duration window = Duration.ofNanos(Limits.CONSENT_WINDOW_NANOS);
+        return config.approvalTimeout().compareTo(window) < 0 ? config.approvalTimeout() : window;
     }
 
     /**
@@ -854,9 +902,21 @@ public final class EngineCore {
         }
     }
 
-    /** Marks the core closed (nothing new starts) and ends every run's ledger. */
+    /**
+     * Marks the core closed: nothing new starts, and an execution or activation that checks from now on
+     * is refused with {@code ENGINE_CLOSED}. Waiting ones are not woken yet (the drain stops them and
+     * counts them first; see {@link #endAllRuns()}).
+     */
     public void markClosed() {
         closed = true;
+    }
+
+    /**
+     * After the drain listed and stopped the in-flight executions: wakes every activation still waiting
+     * for a human (it ends {@code ENGINE_CLOSED}) and ends every run's ledger.
+     */
+    public void endAllRuns() {
+        closing.complete(null);
         List<ConsentLedger> all;
         synchronized (ledgers) {
             all = new ArrayList<>(ledgers.values());
@@ -967,8 +1027,28 @@ public final class EngineCore {
             Optional<LaunchAuthority> authority) {
         try {
             config.listener().onEvent(new ExecutionEvent(e.run(), e.skill(), kind, codes, progress, authority));
-        } catch (RuntimeException ignored) {
-            // A faulty listener never changes an outcome.
+        } catch (RuntimeException | Error t) {
+            // A faulty listener never changes an outcome, a cleanup report or an audit record (decision
+            // 0762): whatever it throws, Error included, is contained; only the JVM's own fatal errors go on.
+            if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+                throw t;
+            }
+            listenerFailed(t);
+        }
+    }
+
+    /** Logs a listener failure once per exception class (bounded: at most 64 classes are remembered). */
+    private void listenerFailed(Throwable t) {
+        String name = t.getClass().getName();
+        boolean first;
+        synchronized (listenerFailures) {
+            first = listenerFailures.size() < 64 && listenerFailures.add(name);
+        }
+        if (first) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "skillgate: the host''s ExecutionListener threw {0}; it changes no outcome and is logged once",
+                    name);
         }
     }
 }

@@ -76,7 +76,7 @@ class ApprovalChannelContractSelfCheckTest {
         @Override
         CompletionStage<ApprovalDecision> bend(ApprovalRequest request) {
             if (approvedOnce.get()) {
-                return CompletableFuture.completedFuture(ApprovalDecision.approve());
+                return CompletableFuture.completedFuture(request.approve());
             }
             return real.request(request).thenApply(d -> {
                 if (d.isApproval()) {
@@ -93,7 +93,7 @@ class ApprovalChannelContractSelfCheckTest {
         CompletionStage<ApprovalDecision> bend(ApprovalRequest request) {
             return real.request(request)
                     .toCompletableFuture()
-                    .completeOnTimeout(ApprovalDecision.approve(), 100, TimeUnit.MILLISECONDS);
+                    .completeOnTimeout(request.approve(), 100, TimeUnit.MILLISECONDS);
         }
     }
 

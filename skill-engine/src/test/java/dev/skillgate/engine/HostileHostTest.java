@@ -1,0 +1,286 @@
+package dev.skillgate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.skillgate.audit.AuditEvent;
+import dev.skillgate.audit.AuditRecord;
+import dev.skillgate.consent.ActivationApprovalRequest;
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.engine.HostAgent.HoldingUi;
+import dev.skillgate.engine.HostAgent.Shown;
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.ExecutionEnvelope;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.InputType;
+import dev.skillgate.model.PermissionMode;
+import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
+import dev.skillgate.model.ToolClass;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * Issue 24 through the public API with a real node: consent holds under a buggy host (a UI that
+ * answers the wrong request, blocks, throws) and a pushy agent.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.Timeout(300)
+@EnabledOnOs(OS.LINUX)
+class HostileHostTest {
+    private final String marker = Support.newMarker();
+    private Path base;
+    private Path skills;
+    private Path workspace;
+
+    @BeforeAll
+    void setUp() throws IOException {
+        base = Files.createTempDirectory("skillgate-engine-hostile");
+        Path root = Support.hostileRoot(base, marker);
+        skills = Files.createDirectories(root.resolve("skills"));
+        workspace = Files.createDirectories(root.resolve("ws"));
+        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+        Support.copySkill(Support.examples().resolve("word-stats"), skills);
+        Support.copySkill(Support.examples().resolve("release-notes"), skills);
+    }
+
+    private static final AgentContext CONTEXT = AgentContext.of(
+            "example-agent",
+            SemVer.parse("1.5.0"),
+            Set.of(InputType.TEXT, InputType.STRUCTURED_DATA),
+            Set.of(ToolClass.AGENT_NATIVE),
+            PermissionMode.READ_ONLY);
+
+    private SkillGate.Builder builder(SkillGateAdmin admin, ApprovalChannel channel) {
+        return SkillGate.builder()
+                .admin(admin)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(channel);
+    }
+
+    private ExecutionRequest hello(String name) {
+        return ExecutionRequest.of(
+                RunId.random(), AgentId.of("a"), "hello-world", "{\"name\":\"" + name + "\"}", workspace);
+    }
+
+    /** A host channel whose request() blocks the calling thread, then approves. */
+    private static final class BlockingChannel implements ApprovalChannel {
+        private final Duration block;
+        final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger interrupted = new AtomicInteger();
+
+        BlockingChannel(Duration block) {
+            this.block = block;
+        }
+
+        private void sleep() {
+            calls.incrementAndGet();
+            try {
+                Thread.sleep(block.toMillis());
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                // A careless host ignores the interrupt and answers anyway.
+            }
+        }
+
+        @Override
+        public CompletionStage<ApprovalDecision> request(ApprovalRequest request) {
+            sleep();
+            return CompletableFuture.completedFuture(request.approve());
+        }
+
+        @Override
+        public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
+            sleep();
+            return CompletableFuture.completedFuture(request.approve());
+        }
+    }
+
+    /** Finding 1: a channel that blocks inside request() for three times the timeout launches nothing. */
+    @Test
+    void aChannelThatBlocksInRequestForThreeTimesTheTimeoutIsATimeout() throws Exception {
+        Duration timeout = Duration.ofSeconds(1);
+        BlockingChannel blocking = new BlockingChannel(timeout.multipliedBy(3));
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate =
+                        builder(admin, blocking).approvalTimeout(timeout).build()) {
+            ExecutionEnvelope env = gate.execute(hello("late"));
+            assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_TIMEOUT);
+            assertThat(blocking.calls.get()).isEqualTo(1);
+            // The blocked call finishes (and its late approval is ignored) without launching anything.
+            Thread.sleep(timeout.multipliedBy(3).toMillis());
+            assertThat(events(admin)).noneMatch(e -> e instanceof AuditEvent.Consumed);
+        }
+    }
+
+    /** Finding 1: an activation has the same bound; no APPROVE record is committed for a late answer. */
+    @Test
+    void anActivationWhoseChannelBlocksPastTheTimeoutIsRefusedAndNotRecorded() throws Exception {
+        Duration timeout = Duration.ofSeconds(1);
+        BlockingChannel blocking = new BlockingChannel(timeout.multipliedBy(3));
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate =
+                        builder(admin, blocking).approvalTimeout(timeout).build()) {
+            Activation a = gate.activate(AgentId.of("example-agent-1.5"), "release-notes", CONTEXT);
+            assertThat(a)
+                    .isInstanceOfSatisfying(
+                            Activation.Refused.class,
+                            r -> assertThat(r.reasons().stream().map(Diagnostic::code))
+                                    .containsExactly(ErrorCode.CONSENT_TIMEOUT));
+            Thread.sleep(timeout.multipliedBy(3).toMillis());
+            assertThat(events(admin)).noneMatch(e -> e instanceof AuditEvent.Approved);
+        }
+    }
+
+    /** Finding 2: a listener that throws an Error on every event changes no outcome, cleanup or record. */
+    @Test
+    void aListenerThatThrowsErrorsChangesNoOutcomeCleanupOrRecord() throws Exception {
+        AtomicInteger thrown = new AtomicInteger();
+        ExecutionListener hostile = event -> {
+            thrown.incrementAndGet();
+            throw new AssertionError("the host's listener is broken (" + event.kind() + ")");
+        };
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = builder(admin, r -> CompletableFuture.completedFuture(r.approve()))
+                        .listener(hostile)
+                        .build()) {
+            PendingExecution p = gate.executeAsync(hello("Ada"));
+            ExecutionEnvelope env = p.await();
+            ExecutionEnvelope settled = p.settlement().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            assertThat(env.status()).as(env.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(settled.cleanup().status()).isEqualTo(CleanupStatus.PROVEN);
+            assertThat(env.output().orElseThrow()).contains("Hello, Ada!");
+            assertThat(gate.unresolved()).isEmpty();
+            assertThat(thrown.get()).as("the listener was called and threw").isGreaterThan(3);
+            assertThat(events(admin))
+                    .filteredOn(e -> e instanceof AuditEvent.Settled)
+                    .singleElement()
+                    .satisfies(e -> {
+                        AuditEvent.Settled s = (AuditEvent.Settled) e;
+                        assertThat(s.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                        assertThat(s.cleanup()).isEqualTo(CleanupStatus.PROVEN);
+                    });
+        }
+    }
+
+    /** Finding 3: close() while approvals are pending ends each as ENGINE_CLOSED and counts them exactly. */
+    @Test
+    void closeWhileApprovalsArePendingEndsEachAsEngineClosedAndCountsThem() throws Exception {
+        HoldingUi ui = new HoldingUi();
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"))) {
+            SkillGate gate = builder(admin, ui).build();
+            List<PendingExecution> pending = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                pending.add(gate.executeAsync(hello("c" + i)));
+            }
+            ui.awaitShown(5);
+            DrainReport report = gate.close(Duration.ofSeconds(60));
+            assertThat(report.stopped()).isEqualTo(5);
+            assertThat(report.settled()).isEqualTo(5);
+            assertThat(report.unsettled()).isEmpty();
+            for (PendingExecution p : pending) {
+                ExecutionEnvelope env = p.await();
+                assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
+                assertThat(env.errorCodes()).containsExactly(ErrorCode.ENGINE_CLOSED);
+            }
+            // The host answers afterwards: nothing launches.
+            for (Shown s : ui.awaitShown(5)) {
+                s.answer().complete(s.approval());
+            }
+            assertThat(events(admin)).noneMatch(e -> e instanceof AuditEvent.Consumed);
+        }
+    }
+
+    /** Finding 3: an activation waiting for approval when the gate closes is a refusal value. */
+    @Test
+    void anActivationWaitingWhenTheGateClosesIsRefusedEngineClosed() throws Exception {
+        for (boolean hostAdmin : new boolean[] {true, false}) {
+            HoldingUi ui = new HoldingUi();
+            Path data = Files.createTempDirectory(base, "data");
+            SkillGateAdmin admin = hostAdmin ? SkillGateAdmin.open(data) : null;
+            SkillGate gate = (hostAdmin
+                            ? SkillGate.builder().admin(admin)
+                            : SkillGate.builder().dataDirectory(data))
+                    .skillRoot(skills)
+                    .approvalChannel(ui)
+                    .build();
+            CompletableFuture<Activation> activation = CompletableFuture.supplyAsync(
+                    () -> gate.activate(AgentId.of("example-agent-1.5"), "release-notes", CONTEXT));
+            List<Shown> shown = ui.awaitShown(1);
+            gate.close(Duration.ofSeconds(30));
+            Activation a = activation.get(60, TimeUnit.SECONDS);
+            assertThat(a)
+                    .as("host-held admin: " + hostAdmin)
+                    .isInstanceOfSatisfying(
+                            Activation.Refused.class,
+                            r -> assertThat(r.reasons().stream().map(Diagnostic::code))
+                                    .containsExactly(ErrorCode.ENGINE_CLOSED));
+            shown.get(0).answer().complete(shown.get(0).approval());
+            if (admin != null) {
+                assertThat(events(admin)).noneMatch(e -> e instanceof AuditEvent.Approved);
+                admin.close();
+            }
+        }
+    }
+
+    @AfterAll
+    void noSurvivors() throws IOException {
+        Support.assertNoSurvivors(marker, base);
+    }
+
+    private static List<AuditEvent> events(SkillGateAdmin admin) throws IOException {
+        return admin.trust().records(0, 10_000).stream().map(AuditRecord::event).toList();
+    }
+
+    /** Finding 4: a host UI that completes the wrong pending request approves nothing. */
+    @Test
+    void anAnswerForAnotherRequestIsRefusedAndNothingLaunches() throws Exception {
+        HoldingUi ui = new HoldingUi();
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = SkillGate.builder()
+                        .admin(admin)
+                        .skillRoot(skills)
+                        .nodeRuntime(Support.runtime())
+                        .approvalChannel(ui)
+                        .build()) {
+            PendingExecution a = gate.executeAsync(
+                    ExecutionRequest.of(RunId.random(), AgentId.of("a"), "hello-world", "{\"name\":\"A\"}", workspace));
+            List<Shown> first = ui.awaitShown(1);
+            PendingExecution b = gate.executeAsync(ExecutionRequest.of(
+                    RunId.random(), AgentId.of("b"), "word-stats", "{\"text\":\"a b\"}", workspace));
+            List<Shown> both = ui.awaitShown(2);
+            // The UI swaps its answers: each request gets the other one's approval.
+            both.get(0).answer().complete(both.get(1).approval());
+            both.get(1).answer().complete(first.get(0).approval());
+            ExecutionEnvelope ea = a.await();
+            ExecutionEnvelope eb = b.await();
+            assertThat(ea.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(ea.errorCodes()).containsExactly(ErrorCode.BINDING_MISMATCH);
+            assertThat(eb.status()).isEqualTo(ExecutionStatus.REFUSED);
+            assertThat(eb.errorCodes()).containsExactly(ErrorCode.BINDING_MISMATCH);
+            assertThat(events(admin)).noneMatch(e -> e instanceof AuditEvent.Consumed);
+        }
+    }
+}
