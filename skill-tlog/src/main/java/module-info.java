@@ -10,6 +10,7 @@
 module dev.skillgate.tlog {
     requires transitive dev.skillgate.model;
     requires org.bouncycastle.provider;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.tlog;
 }

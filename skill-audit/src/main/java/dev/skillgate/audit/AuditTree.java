@@ -11,6 +11,7 @@ import dev.skillgate.tlog.WitnessRequest;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A verified snapshot of an audit log's RFC 6962 Merkle tree at one commit point: every committed
@@ -23,6 +24,7 @@ import java.util.Optional;
  * convinces a verifier who holds a checkpoint it trusts; it cannot show that this is the tree
  * everyone else was shown (that is what witnesses and earlier checkpoints are for).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface AuditTree permits dev.skillgate.audit.internal.TreeSnapshot {
     /** The origin line of this log's checkpoints signed by a key named {@code keyName}: {@code keyName/logId}. */
     static String origin(String keyName, String logId) {

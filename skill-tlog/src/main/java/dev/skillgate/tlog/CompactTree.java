@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The running root of an append-only RFC 6962 tree in O(log n) memory: the roots of the perfect
@@ -15,6 +16,7 @@ import java.util.Objects;
  * thread-safe: confine an instance to one thread, or {@link #copy()} it. It holds no leaves, so it
  * cannot produce proofs ({@link MerkleTree} can).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class CompactTree {
     /** Largest tree size accepted (2^53 - 1, the range every number field here uses). */
     public static final long MAX_SIZE = (1L << 53) - 1;

@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An RFC 6962 consistency proof between an older tree of {@code size1} leaves and a newer one of
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param size2 the newer tree's size
  * @param path the proof nodes (at most 63)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ConsistencyProof(long size1, long size2, List<MerkleHash> path) {
     /** At most this many nodes (the limit tlog-witness sets for requests). */
     public static final int MAX_PATH = 63;

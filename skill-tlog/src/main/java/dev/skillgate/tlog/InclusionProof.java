@@ -5,6 +5,7 @@ import dev.skillgate.model.InvalidValueException;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An RFC 6962 inclusion proof: the sibling hashes from a leaf up to the root's child.
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param treeSize number of leaves in the tree
  * @param path sibling hashes, leaf's sibling first (at most 63)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record InclusionProof(long leafIndex, long treeSize, List<MerkleHash> path) {
     /** The longest path any tree of at most 2^63 leaves has. */
     public static final int MAX_PATH = 63;

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One 32-byte SHA-256 value of an RFC 6962 Merkle tree: a leaf hash, an interior node or a root.
@@ -16,6 +17,7 @@ import java.util.Objects;
  *
  * @param bytes the 32 bytes (copied)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record MerkleHash(byte[] bytes) {
     /** The size of every hash. */
     public static final int SIZE = 32;

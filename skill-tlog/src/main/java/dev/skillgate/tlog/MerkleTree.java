@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An immutable RFC 6962 tree over a fixed list of leaf hashes, with every node kept so that roots,
@@ -17,6 +18,7 @@ import java.util.Objects;
  * split at the largest power of two, so every node a proof at size {@code n} needs is stored. About
  * 64 bytes per leaf; at most {@link #MAX_LEAVES} leaves.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class MerkleTree {
     /** Most leaves one in-memory tree holds. */
     public static final int MAX_LEAVES = (Integer.MAX_VALUE / MerkleHash.SIZE) - 1;

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One signature line of a signed note, {@code — name base64(keyid ‖ signature)}, as read: not yet
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param signature the signature bytes after the key id (copied; 64 for Ed25519, other sizes for
  *     other types)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record NoteSignature(String name, int keyId, byte[] signature) {
     /** Longest signature accepted, in bytes (post-quantum signatures reach about 5 kB). */
     public static final int MAX_SIGNATURE = 8192;

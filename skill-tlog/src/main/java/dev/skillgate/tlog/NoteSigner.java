@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An Ed25519 signed-note signer: a key name and a private key (C2SP signed-note v1.0.0).
@@ -15,6 +16,7 @@ import java.util.Objects;
  * {@link #encodePrivate()} is there to store it in a file only its owner can read; {@link
  * #toString()} never shows it.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class NoteSigner {
     private static final String PRIVATE_PREFIX = "PRIVATE+KEY+";
 

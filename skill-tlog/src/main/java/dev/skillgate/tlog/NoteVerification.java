@@ -3,6 +3,7 @@ package dev.skillgate.tlog;
 import dev.skillgate.model.ErrorCode;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of opening a signed note against the caller's keys: verified, or rejected with a
@@ -11,6 +12,7 @@ import java.util.Objects;
  * <p>{@link Verified} means every signature by a known key verified and at least one did; it says
  * nothing about signatures by unknown keys (listed, unchecked) and nothing about the text's meaning.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public sealed interface NoteVerification {
     /** Whether the note was accepted. */
     boolean verified();

@@ -3,6 +3,7 @@ package dev.skillgate.tlog;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A signed-note verifier key: a name, its 32-bit key id and an Ed25519 public key, written
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param keyId the key id
  * @param publicKey the 32-byte Ed25519 public key (copied)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record NoteVerifierKey(String name, int keyId, byte[] publicKey) {
     public NoteVerifierKey {
         NoteKeys.checkName(Objects.requireNonNull(name, "name"));

@@ -2,6 +2,7 @@ package dev.skillgate.tlog;
 
 import dev.skillgate.model.ErrorCode;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of checking a proof file against trusted keys: the checkpoint it was checked against,
@@ -11,6 +12,7 @@ import java.util.Objects;
  * the claimed data to its root. Whether that checkpoint is the one the log showed everyone else is
  * for a witness or another checkpoint to establish.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public sealed interface ProofVerification {
     /** Whether the proof was accepted. */
     boolean verified();

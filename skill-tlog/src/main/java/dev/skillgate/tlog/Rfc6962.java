@@ -4,6 +4,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * RFC 6962 (and RFC 9162) Merkle tree hashing with SHA-256: a leaf is {@code SHA-256(0x00 ‖ data)},
@@ -13,6 +14,7 @@ import java.util.Objects;
  * pure; {@link #root(List)} is the specification's recursive definition, kept for clarity and
  * cross-checks ({@link MerkleTree} and {@link CompactTree} compute the same values faster).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class Rfc6962 {
     private static final byte LEAF = 0x00;
     private static final byte NODE = 0x01;

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * A C2SP signed note (signed-note v1.0.0): a text ending in a newline, a blank line, and one or more
@@ -26,6 +27,7 @@ import java.util.Set;
  * @param text the note text, ending in a newline
  * @param signatures the signature lines, in order (at least one)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record SignedNote(String text, List<NoteSignature> signatures) {
     /** Longest note accepted, in bytes. */
     public static final int MAX_SIZE = 128 * 1024;

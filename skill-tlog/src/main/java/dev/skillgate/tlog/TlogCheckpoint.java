@@ -3,6 +3,7 @@ package dev.skillgate.tlog;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The body of a C2SP {@code tlog-checkpoint} (v1.0.0): an origin line naming the log, the tree size
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param root the tree's root
  * @param extensions opaque extension lines (non-empty each; not recommended by the specification)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record TlogCheckpoint(String origin, long size, MerkleHash root, List<String> extensions) {
     public TlogCheckpoint {
         Objects.requireNonNull(origin, "origin");

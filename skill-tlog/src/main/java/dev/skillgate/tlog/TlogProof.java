@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A C2SP {@code tlog-proof} (v1): an entry's index, its inclusion proof and the signed checkpoint it
@@ -30,6 +31,7 @@ import java.util.Optional;
  * @param path the inclusion proof hashes
  * @param checkpoint the checkpoint note's bytes (copied)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record TlogProof(Optional<byte[]> extra, long index, List<MerkleHash> path, byte[] checkpoint) {
     /** The first line. */
     public static final String HEADER = "c2sp.org/tlog-proof@v1";

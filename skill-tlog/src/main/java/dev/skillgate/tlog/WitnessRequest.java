@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The body of a C2SP {@code tlog-witness} {@code add-checkpoint} request: the size of an older
@@ -26,6 +27,7 @@ import java.util.Objects;
  * @param proof the consistency proof from {@code oldSize} to the new size
  * @param checkpoint the new checkpoint note's bytes (copied)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record WitnessRequest(long oldSize, List<MerkleHash> proof, byte[] checkpoint) {
     public WitnessRequest {
         Objects.requireNonNull(checkpoint, "checkpoint");
