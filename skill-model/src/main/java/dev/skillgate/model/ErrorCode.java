@@ -607,6 +607,17 @@ public enum ErrorCode {
     AUDIT_SINK_FAILED(
             ErrorGroup.AUDIT,
             "An audit sink failed or timed out exporting a committed record; trust is off and appends are refused until the export resumes."),
+    /**
+     * The Merkle tree root in the audit log's commit point differs from the root recomputed from the
+     * committed records; the log is disabled like a broken chain.
+     */
+    AUDIT_TREE_MISMATCH(
+            ErrorGroup.AUDIT,
+            "The Merkle tree root in the audit log's commit point differs from the root recomputed from the committed records; the log is disabled like a broken chain."),
+    /** An inclusion or consistency proof does not verify against the given tree heads, or is malformed. */
+    AUDIT_PROOF_INVALID(
+            ErrorGroup.AUDIT,
+            "An inclusion or consistency proof does not verify against the given tree heads, or is malformed."),
     /** No trust decision exists for this scope. */
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */
