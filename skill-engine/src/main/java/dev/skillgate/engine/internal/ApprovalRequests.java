@@ -33,13 +33,15 @@ public final class ApprovalRequests {
             ExecutionManifest manifest,
             Invocation invocation,
             List<String> argv,
-            SupervisorSelection supervisor) {
+            SupervisorSelection supervisor,
+            Optional<dev.skillgate.consent.SkillLocation> location) {
         return ApprovalRequest.forProposal(
                 proposal,
                 describe(artifact, manifest.entrypoint()),
                 new InvocationPreview(PrettyJson.render(invocation.text()), invocation.digest()),
                 argv,
-                enforcement(manifest, supervisor));
+                enforcement(manifest, supervisor),
+                location);
     }
 
     /**
