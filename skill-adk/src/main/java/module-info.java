@@ -9,6 +9,7 @@ module dev.skillgate.adk {
     requires transitive com.google.genai;
     requires transitive io.reactivex.rxjava3;
     requires tools.jackson.databind;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.adk;
 }

@@ -8,6 +8,7 @@ module dev.skillgate.audit {
     requires tools.jackson.core;
     requires tools.jackson.databind;
     requires org.bouncycastle.provider;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.audit;
     exports dev.skillgate.audit.signature;

@@ -7,6 +7,7 @@
  */
 module dev.skillgate.consent {
     requires transitive dev.skillgate.model;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.consent;
     exports dev.skillgate.consent.spi;

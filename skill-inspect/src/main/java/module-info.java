@@ -9,6 +9,7 @@ module dev.skillgate.inspect {
     requires tools.jackson.databind;
     requires com.networknt.schema;
     requires org.snakeyaml.engine;
+    requires static org.apiguardian.api;
     // Packages are exported here as they land; internal packages never are.
     exports dev.skillgate.inspect;
     exports dev.skillgate.protocol;

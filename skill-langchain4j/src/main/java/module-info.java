@@ -8,6 +8,7 @@ module dev.skillgate.langchain4j {
     requires transitive langchain4j;
     requires transitive langchain4j.core;
     requires tools.jackson.databind;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.langchain4j;
 }

@@ -9,6 +9,7 @@ module dev.skillgate.mcp {
     requires tools.jackson.core;
     requires tools.jackson.databind;
     requires com.fasterxml.jackson.annotation;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.mcp;
 

@@ -7,5 +7,7 @@
  * {@link dev.skillgate.model.ErrorCode}. Nothing in this module performs I/O or runs anything.
  */
 module dev.skillgate.model {
+    requires static org.apiguardian.api;
+
     exports dev.skillgate.model;
 }

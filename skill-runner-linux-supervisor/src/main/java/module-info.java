@@ -6,6 +6,7 @@
 module dev.skillgate.runner.linux {
     requires transitive dev.skillgate.runner;
     requires org.slf4j;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.runner.linux;
 }

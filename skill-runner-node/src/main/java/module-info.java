@@ -8,6 +8,7 @@
 module dev.skillgate.runner {
     requires transitive dev.skillgate.model;
     requires transitive dev.skillgate.inspect;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.runner;
 }

@@ -6,6 +6,7 @@
 module dev.skillgate.springai {
     requires transitive dev.skillgate.tools;
     requires transitive spring.ai.model;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.springai;
 }

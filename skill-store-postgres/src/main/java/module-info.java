@@ -12,6 +12,7 @@ module dev.skillgate.store.postgres {
     requires transitive dev.skillgate.consent;
     requires transitive dev.skillgate.audit;
     requires transitive java.sql;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.store.postgres;
 }

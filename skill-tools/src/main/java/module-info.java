@@ -10,6 +10,7 @@ module dev.skillgate.tools {
     requires transitive dev.skillgate.engine;
     requires tools.jackson.core;
     requires tools.jackson.databind;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.tools;
 }

@@ -10,6 +10,7 @@
  */
 module dev.skillgate.workflow {
     requires transitive dev.skillgate.model;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.workflow;
 }

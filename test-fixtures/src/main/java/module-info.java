@@ -6,6 +6,7 @@
  */
 module dev.skillgate.fixtures {
     requires transitive dev.skillgate.model;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.fixtures;
 

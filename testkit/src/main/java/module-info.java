@@ -13,6 +13,7 @@ module dev.skillgate.testkit {
     requires transitive dev.skillgate.workflow;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
+    requires static org.apiguardian.api;
 
     exports dev.skillgate.testkit;
     exports dev.skillgate.testkit.contract;

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
 
 /**
  * An {@link ApprovalChannel} whose human is reached through ADK's own tool-confirmation flow
@@ -28,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link SkillgateToolset}. What it cannot guarantee: that the application's UI shows the whole hint
  * to a human; an application that confirms automatically approves everything.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class AdkApprovals implements ApprovalChannel {
     private final Optional<ApprovalChannel> fallback;
     private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();

@@ -32,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -60,6 +61,7 @@ import tools.jackson.databind.json.JsonMapper;
  * exceptions. The model cannot choose the run, agent, context, workspace, limits or policy. Not a
  * sandbox. One toolset per host binding.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class SkillgateToolset implements BaseToolset {
     /** Lists the skills ({@code <available_skills>}). */
     public static final String LIST_SKILLS = "list_skills";

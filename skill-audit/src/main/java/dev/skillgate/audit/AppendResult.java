@@ -3,11 +3,13 @@ package dev.skillgate.audit;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.Sha256Digest;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of an append: committed (durable, acknowledged), refused (nothing was written) or
  * failed (an I/O fault; whether the record reached the disk is unknown until the next open).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface AppendResult {
     /** Whether the record is durably committed. */
     default boolean isCommitted() {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * What one audit record says (record schema version 1, {@code docs/audit.md}). The set is closed: a
@@ -24,6 +25,7 @@ import java.util.OptionalLong;
  * evidence (consumptions, policy changes, settlements, resolutions, workflow plans). No event holds a
  * source path, a credential value, an executable path, script input or script output.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface AuditEvent {
 
     /**

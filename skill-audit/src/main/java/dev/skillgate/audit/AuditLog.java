@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The private, append-only, hash-chained trust log and the trust store built on it (SPEC §9).
@@ -40,6 +41,7 @@ import java.util.Optional;
  * <p>Thread-safe. Appends are serialised on a private thread; callers' interrupts are deferred
  * until their append finishes, never let through to the file.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class AuditLog implements AutoCloseable {
     private final Engine engine;
 

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * How to open an {@link AuditLog}: its directory, the clock that stamps records, whether to open
@@ -25,6 +26,7 @@ import java.util.Set;
  * @param sinkTimeout how long one {@link AuditSink#export} call may take before it counts as a
  *     failure (1 ms to 60 s)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record AuditLogOptions(
         Path directory, Clock clock, boolean readOnly, Duration openWait, List<AuditSink> sinks, Duration sinkTimeout) {
     /** Default {@link #openWait()}: long enough for about 100,000 records on a slow disk. */

@@ -3,6 +3,7 @@ package dev.skillgate.audit;
 import dev.skillgate.model.Sha256Digest;
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One verified record of the committed log.
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param event what the record says
  * @param chainHash the chain hash after this record (a chain value, not a content digest)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record AuditRecord(
         long sequence, Instant recordedAt, boolean clockRegression, AuditEvent event, Sha256Digest chainHash) {
     public AuditRecord {

@@ -1,6 +1,7 @@
 package dev.skillgate.audit;
 
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * An export of the trust audit log: receives every record after it is committed to the local
@@ -47,6 +48,7 @@ import java.util.regex.Pattern;
  * the host names it ({@code SkillGate.Builder#auditSinkProvider(String)}). The testkit has an
  * in-memory sink and a contract test ({@code AbstractAuditSinkContractTest}).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface AuditSink {
     /** The pattern a sink's {@link #name()} matches. */
     Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");

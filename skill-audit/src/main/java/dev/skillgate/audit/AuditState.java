@@ -1,8 +1,11 @@
 package dev.skillgate.audit;
 
+import org.apiguardian.api.API;
+
 /**
  * Whether the audit log yields trust. See {@link AuditStatus} for the report that goes with it.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum AuditState {
     /** Verification is still running after start-up; nothing is trusted yet, appends wait. */
     VERIFYING,

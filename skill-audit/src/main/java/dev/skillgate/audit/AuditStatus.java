@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * The state of an audit log handle with its report.
@@ -20,6 +21,7 @@ import java.util.OptionalLong;
  * @param firstBadSequence the first record that failed verification, for a disabled log
  * @param diagnostics what was found, most important first
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record AuditStatus(
         AuditState state,
         boolean writable,

@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A signed statement of an audit log's commit point, to be held outside the log's directory.
@@ -40,6 +41,7 @@ import java.util.Objects;
  * @param key the signing key
  * @param signature base64 of the 64-byte Ed25519 signature
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Checkpoint(
         String logId,
         long size,

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * A host's Ed25519 key for signing audit checkpoints (Bouncy Castle).
@@ -27,6 +28,7 @@ import java.util.Set;
  * as the same user: keep it where that user's tools cannot reach it if that matters (decision
  * record 0163). The private half is never exposed by this class.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class CheckpointKey {
     private static final String FILE_HEADER = "skillgate-audit/v1/checkpoint-key";
 

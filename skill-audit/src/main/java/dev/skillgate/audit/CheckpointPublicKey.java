@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An Ed25519 public key that signs audit checkpoints, as standard base64 of its 32 raw bytes.
@@ -17,6 +18,7 @@ import java.util.Objects;
  *
  * @param base64 standard base64 (with padding) of the 32-byte key
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record CheckpointPublicKey(String base64) {
     private static final byte[] KEY_ID_TAG = "skillgate-audit/v1/checkpoint-key\0".getBytes(StandardCharsets.US_ASCII);
 

@@ -3,6 +3,7 @@ package dev.skillgate.audit;
 import dev.skillgate.model.Diagnostic;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of checking a log against a checkpoint held outside it.
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param diagnostics each failed check ({@code AUDIT_CHECKPOINT_SIGNATURE}, {@code AUDIT_CHECKPOINT_MISMATCH},
  *     {@code AUDIT_DISABLED})
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record CheckpointVerification(boolean consistent, String keyId, List<Diagnostic> diagnostics) {
     public CheckpointVerification {
         Objects.requireNonNull(keyId, "keyId");

@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * A trusted-revision execution receipt (SPEC §8): the scope {revision, agent, workspace, timeout
@@ -30,6 +31,7 @@ import java.util.UUID;
  * @param receiptId the receipt's UUID
  * @param receiptIssuedAt when the receipt was minted (UTC; years 0000–9999)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ExecutionScope(
         Revision revision,
         AgentId agent,

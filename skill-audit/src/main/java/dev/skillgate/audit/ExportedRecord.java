@@ -3,6 +3,7 @@ package dev.skillgate.audit;
 import dev.skillgate.model.Sha256Digest;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * One committed audit record as an {@link AuditSink} receives it: the record, the id of the log it
@@ -18,6 +19,7 @@ import java.util.regex.Pattern;
  * @param previousChainHash the chain hash after the previous record (the genesis value for record 1)
  * @param record the committed record
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ExportedRecord(String logId, Sha256Digest previousChainHash, AuditRecord record) {
     private static final Pattern LOG_ID = Pattern.compile("[0-9a-f]{32}");
 

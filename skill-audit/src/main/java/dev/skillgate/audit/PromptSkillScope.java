@@ -6,6 +6,7 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * First-use approval scope of a prompt skill (SPEC §5): the agent's coordinates, the contract hash
@@ -22,6 +23,7 @@ import java.util.Optional;
  *     contract
  * @param revision the content revision of the captured artifact
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PromptSkillScope(AgentId agent, SkillName skill, Optional<Sha256Digest> contract, Revision revision)
         implements TrustScope {
     public PromptSkillScope {

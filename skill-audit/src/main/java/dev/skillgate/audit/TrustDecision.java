@@ -2,6 +2,7 @@ package dev.skillgate.audit;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The latest decision on one scope, as listed by {@link AuditLog#list()}.
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param sequence the sequence number of the deciding record (0 for a revocation held only in memory)
  * @param decidedAt the deciding record's time (local clock, display only)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record TrustDecision(TrustScope scope, TrustStatus status, long sequence, Instant decidedAt) {
     public TrustDecision {
         Objects.requireNonNull(scope, "scope");

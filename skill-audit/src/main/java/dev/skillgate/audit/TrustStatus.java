@@ -1,6 +1,9 @@
 package dev.skillgate.audit;
 
+import org.apiguardian.api.API;
+
 /** The effect of the latest decision on a scope. */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum TrustStatus {
     /** Approved, not revoked, and the log yields trust: the scope is trusted now. */
     TRUSTED,

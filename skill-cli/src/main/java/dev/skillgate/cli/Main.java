@@ -19,7 +19,7 @@ public final class Main {
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-        System.exit(run(args, out, err));
+        System.exit(Cli.forThisProcess(args, out, err).run(args));
     }
 
     /**

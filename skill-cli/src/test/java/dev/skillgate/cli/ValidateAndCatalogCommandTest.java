@@ -52,7 +52,7 @@ class ValidateAndCatalogCommandTest extends CommandTestSupport {
     @Test
     void a02MissingPathIsAUsageError() {
         assertThat(run("validate", root.resolve("missing").toString())).isEqualTo(2);
-        assertThat(stderr()).contains("path does not exist").contains("usage: skillgate validate");
+        assertThat(stderr()).contains("path does not exist").contains("see 'skillgate validate --help'");
         assertThat(run(
                         "validate",
                         "--profile",

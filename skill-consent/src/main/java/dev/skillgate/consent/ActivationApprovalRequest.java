@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * Asks the human for first-use approval of a prompt skill (SPEC §5, §12 activation): may this agent
@@ -44,6 +45,7 @@ import java.util.function.Supplier;
  * @param createdAt wall-clock time of the request (display)
  * @param location where the skill was found, empty when the caller does not say
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ActivationApprovalRequest(
         ProposalId id,
         SkillName skill,

@@ -4,6 +4,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Text;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The human's answer to one approval request: {@link Approved} or {@link Denied}.
@@ -19,6 +20,7 @@ import java.util.Optional;
  * exception — is a {@link Denied} with its own code. A decision means nothing until the ledger
  * records it for a live proposal.
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public sealed interface ApprovalDecision permits ApprovalDecision.Approved, ApprovalDecision.Denied {
 
     /** Whether this is an approval. */

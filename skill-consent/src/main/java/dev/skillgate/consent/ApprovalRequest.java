@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything a human needs to approve one exact launch (SPEC §8): the artifact (revision, files
@@ -36,6 +37,7 @@ import java.util.Optional;
  * @param location where the skill was found and warnings about its name (decision 0767); empty when
  *     the caller does not say
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record ApprovalRequest(
         ProposalId proposal,
         SkillName skill,

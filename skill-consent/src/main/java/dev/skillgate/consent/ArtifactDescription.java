@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * The exact artifact an approval request shows: its revision, every captured file with size and
@@ -26,6 +27,7 @@ import java.util.function.Supplier;
  * @param entrypoint the entrypoint path, one of the files
  * @param entrypointSource reads the entrypoint's text from the immutable capture
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ArtifactDescription(
         Revision revision, List<FileEntry> files, PortablePath entrypoint, Supplier<String> entrypointSource) {
 

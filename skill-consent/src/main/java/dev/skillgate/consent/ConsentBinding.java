@@ -9,6 +9,7 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.Timeout;
 import dev.skillgate.model.WorkspaceIdentity;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Exactly what one consent approves (SPEC §8): the agent, the run, the resolved workspace, the
@@ -29,6 +30,7 @@ import java.util.Objects;
  * @param timeout the execution deadline
  * @param outputLimit the stdout bound
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ConsentBinding(
         AgentId agent,
         RunId run,

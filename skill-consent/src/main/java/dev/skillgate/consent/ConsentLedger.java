@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /**
  * The consent state machine of one live run (SPEC §8): proposals, decisions and one-use grants.
@@ -40,6 +41,7 @@ import java.util.concurrent.CompletionStage;
  * no automatic retry. Every method is thread-safe; all state changes happen under one lock, so
  * racing consumers get exactly one grant and racing deciders exactly one decision.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ConsentLedger {
 
     private enum Kind {

@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of a consent or policy operation: either a value or one error {@link Diagnostic}
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param failure the reason on failure
  * @param <T> the value type
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ConsentResult<T>(Optional<T> value, Optional<Diagnostic> failure) {
     public ConsentResult {
         Objects.requireNonNull(value, "value");

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * A terminal {@link ApprovalChannel} for the CLI: prints the whole request (with the full-trust
@@ -33,6 +34,7 @@ import java.util.function.Supplier;
  * daemon thread, so a caller's timeout (see {@link ApprovalChannel#failClosed}) can fire while the
  * terminal waits; a late answer to a timed-out request is discarded by the ledger.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ConsoleApprovalChannel implements ApprovalChannel, AutoCloseable {
     /** Longest answer line read; longer lines are a denial. */
     public static final int MAX_ANSWER = 64;

@@ -3,6 +3,7 @@ package dev.skillgate.consent;
 import dev.skillgate.model.SkillName;
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A one-use consent that has just been consumed: the only way {@link ConsentLedger#consume} says
@@ -12,6 +13,7 @@ import java.util.Objects;
  * nothing to another ledger. Consuming proves nothing about whether the script started or
  * finished.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ConsumedGrant implements LaunchAuthorization {
     private final ProposalId proposal;
     private final SkillName skill;

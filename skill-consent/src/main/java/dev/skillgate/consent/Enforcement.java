@@ -4,6 +4,7 @@ import dev.skillgate.model.Limits;
 import dev.skillgate.model.OutputLimit;
 import dev.skillgate.model.Timeout;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What is and is not enforced for a launch, shown to the human before approval.
@@ -14,6 +15,7 @@ import java.util.List;
  * @param applied the resource ceilings that are enforced
  * @param notEnforced what is explicitly not enforced
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Enforcement(List<String> applied, List<String> notEnforced) {
     /** The only isolation Skillgate provides. */
     public static final String ISOLATION = "none";

@@ -1,5 +1,7 @@
 package dev.skillgate.consent;
 
+import org.apiguardian.api.API;
+
 /**
  * The host-granted right to launch skill scripts, checked by {@link LaunchGates} at every launch.
  *
@@ -9,6 +11,7 @@ package dev.skillgate.consent;
  * one; a host decides which agent integration receives it. Holding it is one gate among three: it
  * implies no consent, and safe mode still refuses.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ExecuteCapability {
     private final Object issuer;
     private final String label;

@@ -1,9 +1,12 @@
 package dev.skillgate.consent;
 
+import org.apiguardian.api.API;
+
 /**
  * How launches are authorised (SPEC §8). The policy is one of several independent gates: no mode
  * implies the execute capability or turns safe mode off, and no mode is a sandbox.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum ExecutionPolicy {
     /** The default: every launch needs a consumed one-use grant approved by the human. */
     ASK_EACH_TIME,

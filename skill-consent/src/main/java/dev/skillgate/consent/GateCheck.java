@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The result of one {@link LaunchGates} evaluation: every failing gate, the policy that was read,
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param policy the policy read for this check
  * @param trustedLaunch the receipt-matched authorisation when the route is trusted-revision
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public record GateCheck(
         List<Diagnostic> failures, Route route, PolicySnapshot policy, Optional<TrustedRevisionLaunch> trustedLaunch) {
 

@@ -2,6 +2,7 @@ package dev.skillgate.consent;
 
 import dev.skillgate.model.Sha256Digest;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The invocation as the human sees it: the engine's pretty-printed rendering of the exact input and
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param prettyText the rendered input, at most {@link #MAX_CHARS}
  * @param digest SHA-256 of the exact invocation bytes
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record InvocationPreview(String prettyText, Sha256Digest digest) {
     /**
      * Longest rendering, in UTF-16 units: a 64 KiB invocation with at most 4,096 nodes nested at

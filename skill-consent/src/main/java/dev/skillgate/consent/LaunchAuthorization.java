@@ -1,5 +1,7 @@
 package dev.skillgate.consent;
 
+import org.apiguardian.api.API;
+
 /**
  * What entitles one launch: a consumed one-use grant, a receipt-matched trusted-revision scope, or
  * a used step of an approved workflow plan.
@@ -9,6 +11,7 @@ package dev.skillgate.consent;
  * whether the script started or finished; it must still pass {@link LaunchGates#recheck}
  * immediately before launch.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public sealed interface LaunchAuthorization permits ConsumedGrant, TrustedRevisionLaunch, WorkflowStepGrant {
     /** The exact binding the authorization covers. */
     ConsentBinding binding();

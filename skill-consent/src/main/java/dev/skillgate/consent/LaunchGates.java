@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The three independent launch gates of SPEC §8: the caller holds the execute capability, safe
@@ -19,6 +20,7 @@ import java.util.Optional;
  * off; a capability is not consent). The gates decide whether a launch may be authorised; they do
  * not confine what a launched script does.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class LaunchGates {
     private final PolicyView view;
 

@@ -3,6 +3,7 @@ package dev.skillgate.consent;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A point-in-time view of one workflow plan proposal in a {@link ConsentLedger}.
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param createdAt wall-clock creation time, for display
  * @param expiresAt wall-clock deadline for the decision, for display
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PlanSnapshot(
         ProposalId id,
         WorkflowPlan plan,

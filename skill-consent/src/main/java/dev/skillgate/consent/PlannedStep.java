@@ -5,6 +5,7 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillName;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One launch a {@link WorkflowPlan} allows: a skill at an exact revision, optionally with an exact
@@ -17,6 +18,7 @@ import java.util.Optional;
  * @param revision the exact artifact revision
  * @param invocationDigest the exact invocation digest, or empty for any valid input
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PlannedStep(SkillName skill, Revision revision, Optional<Sha256Digest> invocationDigest) {
     public PlannedStep {
         Objects.requireNonNull(skill, "skill");

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * The only writer of execution policy, trusted-revision receipts, safe mode and execute
@@ -35,6 +36,7 @@ import java.util.UUID;
  * several processes (the PostgreSQL one) serialises them across processes, so a receipt is minted
  * once even when two admins save at once. The default file store does not coordinate processes.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class PolicyAdmin {
     private final ControlState state;
     private final Clock clock;

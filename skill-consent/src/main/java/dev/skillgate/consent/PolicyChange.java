@@ -2,6 +2,7 @@ package dev.skillgate.consent;
 
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What one {@link PolicyAdmin#save} changed, for the host's audit log.
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param revoked entries that had a receipt before and were removed or changed (their receipt is
  *     gone)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PolicyChange(
         PolicySnapshot before, PolicySnapshot after, List<ScopeEntry> minted, List<ScopeEntry> revoked) {
     public PolicyChange {

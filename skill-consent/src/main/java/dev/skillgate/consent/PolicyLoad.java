@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What a {@code PolicyStore} found: stored settings, nothing (never saved), or an unusable store.
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param settings the stored settings when {@code FOUND}, {@link PolicySettings#DEFAULT} otherwise
  * @param problem why the store is unusable, when {@code UNUSABLE}
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PolicyLoad(Status status, PolicySettings settings, Optional<Diagnostic> problem) {
 
     /** What a load found. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * The persisted execution policy: a mode and up to {@link Limits#TRUSTED_SCOPES} scope entries with
@@ -19,6 +20,7 @@ import java.util.UUID;
  * @param mode the policy mode
  * @param scopes the stored scopes in the order the local user saved them
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PolicySettings(ExecutionPolicy mode, List<ScopeEntry> scopes) {
     /** The settings in force when nothing was ever saved: ask each time, no scopes. */
     public static final PolicySettings DEFAULT = new PolicySettings(ExecutionPolicy.ASK_EACH_TIME, List.of());

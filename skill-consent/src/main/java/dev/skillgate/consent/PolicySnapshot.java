@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The effective policy at one moment, as read from the store.
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param scopes the stored scopes (drafts included); empty when the store is unusable
  * @param problems why the store is unusable; empty otherwise
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PolicySnapshot(ExecutionPolicy mode, List<ScopeEntry> scopes, List<Diagnostic> problems) {
     public PolicySnapshot {
         Objects.requireNonNull(mode, "mode");

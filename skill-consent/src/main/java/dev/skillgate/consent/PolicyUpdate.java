@@ -4,6 +4,7 @@ import dev.skillgate.consent.internal.PolicyCodec;
 import dev.skillgate.model.ErrorCode;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What the local user saves in the settings UI: a mode and the trusted-revision scopes they want.
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param mode the mode to save
  * @param scopes the scopes to keep (any scope not listed is removed, which revokes it)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PolicyUpdate(ExecutionPolicy mode, List<TrustScope> scopes) {
     public PolicyUpdate {
         Objects.requireNonNull(mode, "mode");

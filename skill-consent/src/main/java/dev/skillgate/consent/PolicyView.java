@@ -1,6 +1,7 @@
 package dev.skillgate.consent;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A read-only view of the execution policy, safe mode and execute capabilities, for the engine and
@@ -10,6 +11,7 @@ import java.util.Objects;
  * {@link PolicyAdmin} applies to the next check. Nothing reachable from a view writes policy,
  * trust, safe mode or capabilities; only the admin that created it can.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class PolicyView {
     private final ControlState state;
 

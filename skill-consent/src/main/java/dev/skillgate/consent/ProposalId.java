@@ -4,6 +4,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import java.util.Objects;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * Names one consent proposal (or workflow plan proposal) in a {@link ConsentLedger}: a random
@@ -15,6 +16,7 @@ import java.util.UUID;
  *
  * @param value the UUID
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ProposalId(UUID value) {
     public ProposalId {
         Objects.requireNonNull(value, "value");

@@ -3,6 +3,7 @@ package dev.skillgate.consent;
 import dev.skillgate.model.SkillName;
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A point-in-time view of one invocation proposal in a {@link ConsentLedger}.
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param createdAt wall-clock creation time, for display
  * @param expiresAt wall-clock creation time plus the window, for display
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ProposalSnapshot(
         ProposalId id,
         SkillName skill,

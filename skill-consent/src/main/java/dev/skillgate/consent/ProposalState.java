@@ -1,6 +1,7 @@
 package dev.skillgate.consent;
 
 import dev.skillgate.model.ErrorCode;
+import org.apiguardian.api.API;
 
 /**
  * Where a proposal is in its lifecycle (SPEC §8).
@@ -13,6 +14,7 @@ import dev.skillgate.model.ErrorCode;
  *
  * Every state except {@link #PENDING} and {@link #APPROVED} is terminal and never changes again.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum ProposalState {
     /** Waiting for the human's decision. */
     PENDING(false, ErrorCode.CONSENT_NOT_APPROVED),

@@ -3,6 +3,7 @@ package dev.skillgate.consent;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * The approval record of one trusted-revision scope: a random UUID and the UTC instant the local
@@ -16,6 +17,7 @@ import java.util.UUID;
  * @param id the receipt id
  * @param approvedAt when the scope was approved (UTC)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Receipt(UUID id, Instant approvedAt) {
     public Receipt {
         Objects.requireNonNull(id, "id");

@@ -2,6 +2,7 @@ package dev.skillgate.consent;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A stored trusted-revision scope with its receipt, or without one (an unapproved draft).
@@ -12,6 +13,7 @@ import java.util.Optional;
  * @param scope the scope
  * @param receipt the store-minted receipt, empty for a draft
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ScopeEntry(TrustScope scope, Optional<Receipt> receipt) {
     public ScopeEntry {
         Objects.requireNonNull(scope, "scope");

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * A deterministic {@link ApprovalChannel} for tests and the testkit: answers requests from a queue
@@ -23,6 +24,7 @@ import java.util.function.Function;
  * request it ends up answering (its id; decision 0760); {@link #enqueue} answers with exactly the
  * decision given, so an approval queued for another request is refused by the ledger.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ScriptedApprovalChannel implements ApprovalChannel, AutoCloseable {
     private final boolean holdWhenEmpty;
     private final Deque<Function<ProposalId, ApprovalDecision>> queued = new ArrayDeque<>();

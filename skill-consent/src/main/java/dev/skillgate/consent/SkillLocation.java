@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Where the skill an approval request asks about was found: the skill root and its directory, and
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param warnings name warnings, at most {@value #MAX_WARNINGS}, each at most
  *     {@value #MAX_WARNING} code points
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SkillLocation(Path root, Path directory, List<String> warnings) {
     /** Most warnings kept. */
     public static final int MAX_WARNINGS = 8;

@@ -1,5 +1,7 @@
 package dev.skillgate.consent;
 
+import org.apiguardian.api.API;
+
 /**
  * A monotonic nanosecond source for consent windows.
  *
@@ -10,6 +12,7 @@ package dev.skillgate.consent;
  * closed), never as extra time.
  */
 @FunctionalInterface
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public interface Ticker {
     /** The current reading in nanoseconds. */
     long nanos();

@@ -6,6 +6,7 @@ import dev.skillgate.model.Revision;
 import dev.skillgate.model.Timeout;
 import dev.skillgate.model.WorkspaceIdentity;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One trusted-revision scope: an exact artifact revision, for one agent, in one resolved
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param timeoutCeiling the longest timeout a covered launch may have
  * @param outputCeiling the largest output limit a covered launch may have
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record TrustScope(
         Revision revision,
         AgentId agent,

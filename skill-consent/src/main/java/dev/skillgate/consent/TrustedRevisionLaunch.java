@@ -1,6 +1,7 @@
 package dev.skillgate.consent;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A launch covered by an approved trusted-revision scope: minted only by {@link LaunchGates#check}
@@ -11,6 +12,7 @@ import java.util.Objects;
  * the binding, so a revocation applies to every launch that has not started. It cannot stop a
  * script that already runs.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class TrustedRevisionLaunch implements LaunchAuthorization {
     private final ConsentBinding binding;
     private final TrustScope scope;

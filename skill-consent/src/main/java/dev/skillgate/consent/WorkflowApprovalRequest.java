@@ -2,6 +2,7 @@ package dev.skillgate.consent;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Asks the human to approve a {@link WorkflowPlan} once for its run: every step is listed with its
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param createdAt wall-clock creation time (display)
  * @param expiresAt wall-clock deadline for the decision (display)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record WorkflowApprovalRequest(ProposalId proposal, WorkflowPlan plan, Instant createdAt, Instant expiresAt) {
     public WorkflowApprovalRequest {
         Objects.requireNonNull(proposal, "proposal");

@@ -7,6 +7,7 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.model.WorkspaceIdentity;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A bounded, host-verified plan of launches for one run, used by
@@ -23,6 +24,7 @@ import java.util.Objects;
  * @param workspace the workspace every step runs in
  * @param steps 1 to {@link #MAX_STEPS} steps
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record WorkflowPlan(RunId run, AgentId agent, WorkspaceIdentity workspace, List<PlannedStep> steps) {
     /** Most steps in one plan. */
     public static final int MAX_STEPS = 64;

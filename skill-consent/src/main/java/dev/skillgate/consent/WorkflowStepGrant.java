@@ -2,6 +2,7 @@ package dev.skillgate.consent;
 
 import dev.skillgate.model.SkillName;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One used step of an approved {@link WorkflowPlan}: minted only by
@@ -10,6 +11,7 @@ import java.util.Objects;
  * <p>Valid only while the policy stays {@link ExecutionPolicy#APPROVE_WORKFLOW_RUN}
  * ({@link LaunchGates#recheck} checks). It proves nothing about whether the script started.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class WorkflowStepGrant implements LaunchAuthorization {
     private final ProposalId plan;
     private final int step;

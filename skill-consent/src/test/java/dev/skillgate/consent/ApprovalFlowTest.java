@@ -32,15 +32,6 @@ class ApprovalFlowTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T12:00:00Z"));
     private final ConsentLedger ledger = ConsentLedger.open(RUN, ticker, clock);
 
-    /** The channel is called on the approval pool (decision 0761): wait until it holds {@code count}. */
-    private static void awaitHeld(ScriptedApprovalChannel channel, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (channel.heldCount() < count && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(channel.heldCount()).isEqualTo(count);
-    }
-
     private static ConsentResult<ProposalState> await(CompletionStage<ConsentResult<ProposalState>> stage)
             throws Exception {
         return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -84,7 +75,7 @@ class ApprovalFlowTest {
         ProposalSnapshot p = ledger.propose(SKILL, binding()).orElseThrow();
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.holdingWhenEmpty();
         CompletionStage<ConsentResult<ProposalState>> pending = ledger.requestApproval(Fixtures.request(p), channel);
-        awaitHeld(channel, 1);
+        assertThat(Fixtures.awaitHeld(channel, 1)).isEqualTo(1);
         channel.close();
         assertThat(await(pending).orElseThrow()).isEqualTo(ProposalState.DENIED);
         assertThat(ledger.consume(p.id(), binding()).code()).contains(ErrorCode.CONSENT_DENIED);
@@ -164,7 +155,7 @@ class ApprovalFlowTest {
         assertThat(await(third).code()).contains(ErrorCode.CONSENT_CANCELLED);
 
         // The human's late answers change nothing.
-        awaitHeld(channel, 3);
+        assertThat(Fixtures.awaitHeld(channel, 3)).isEqualTo(3);
         channel.approveNext();
         channel.approveNext();
         channel.approveNext();

@@ -137,4 +137,16 @@ final class Fixtures {
             return now.get();
         }
     }
+
+    /**
+     * Waits until {@code channel} holds {@code count} requests: the ledger calls the host's channel on
+     * its own pool thread (decision 0761), so a request is held shortly after requestApproval returns.
+     */
+    static int awaitHeld(ScriptedApprovalChannel channel, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (channel.heldCount() < count && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        return channel.heldCount();
+    }
 }

@@ -8,6 +8,7 @@ import dev.skillgate.model.SkillName;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of {@link SkillGate#activate}: the approved instructions of a prompt skill, or why
@@ -17,6 +18,7 @@ import java.util.Optional;
  * checked and approved — never re-read from the (mutable) skill directory. Activation never runs the
  * skill's script; that needs its own consent. Approved instructions are not thereby safe.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface Activation permits Activation.Activated, Activation.Refused {
 
     /** Whether the agent may use the instructions. */

@@ -4,6 +4,7 @@ import dev.skillgate.model.RunId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What {@link SkillGate#close(Duration)} found: how many in-flight executions it stopped, how many
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param unsettled the runs that did not settle within the wait
  * @param waited how long the drain waited
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record DrainReport(int stopped, int settled, List<RunId> unsettled, Duration waited) {
     public DrainReport {
         unsettled = List.copyOf(unsettled);

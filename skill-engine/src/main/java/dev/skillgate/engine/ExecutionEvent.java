@@ -7,6 +7,7 @@ import dev.skillgate.runner.ProgressEvent;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Progress of one execution through the engine, for a host's progress display or log.
@@ -22,6 +23,7 @@ import java.util.Optional;
  * @param progress the runner's own event, for {@link Kind#PROGRESS}
  * @param authority what authorised the launch, for {@link Kind#AUTHORISED} (and only there)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ExecutionEvent(
         RunId run,
         SkillName skill,

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One request to run a skill's script: the live run and agent it belongs to, the skill's name, the
@@ -31,6 +32,7 @@ import java.util.Optional;
  * @param agentContext what the agent offers, checked against the skill's trust contract; when
  *     empty, the gate's default context applies
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record ExecutionRequest(
         RunId run,
         AgentId agent,

@@ -4,6 +4,7 @@ import dev.skillgate.consent.Receipt;
 import dev.skillgate.consent.TrustScope;
 import dev.skillgate.model.Sha256Digest;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What authorised one launch, as the {@link ExecutionEvent.Kind#AUTHORISED} event reports it: the
@@ -15,6 +16,7 @@ import java.util.Objects;
  * back. The gates are re-checked before the launch, so an authorised execution may still be refused
  * (a receipt revoked in between: {@code TRUST_REVOKED}). Authorising a launch makes no script safe.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface LaunchAuthority {
 
     /** The human approved exactly this request through the approval channel (a one-use grant). */

@@ -7,6 +7,7 @@ import dev.skillgate.model.SkillName;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import org.apiguardian.api.API;
 
 /**
  * An execution that was started with {@link SkillGate#executeAsync}: cancel it, or wait for its
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutionException;
  * what the runner finally observed; it completes later and never rewrites the delivered outcome.
  * Neither stage ever completes exceptionally for an expected outcome.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class PendingExecution {
     private final Execution execution;
 

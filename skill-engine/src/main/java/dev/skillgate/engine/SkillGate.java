@@ -46,6 +46,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The facade a host application gives its agent (SPEC §12): list skills, run a skill's script with
@@ -78,6 +79,7 @@ import java.util.function.Function;
  * {@code SkillGate} can change policy or trust: that is {@link SkillGateAdmin}'s job, which the host
  * keeps for its settings UI. Thread-safe.
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public final class SkillGate implements AutoCloseable {
     /** The longest {@link #close()} waits when no bound is given. */
     public static final Duration DEFAULT_DRAIN_WAIT =
@@ -122,7 +124,7 @@ public final class SkillGate implements AutoCloseable {
         List<SkillSummary> out = new ArrayList<>();
         for (DiscoveredSkill s : core.discover().skills()) {
             out.add(new SkillSummary(
-                    s.name(), s.description(), s.location(), s.report().portable()));
+                    s.name(), s.description(), s.location(), s.report().portable(), s.modelInvocationDisabled()));
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return List.copyOf(out);

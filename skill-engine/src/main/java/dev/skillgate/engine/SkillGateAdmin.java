@@ -51,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The host's settings-side object: the only way to change execution policy, trusted-revision
@@ -72,6 +73,7 @@ import java.util.Optional;
  * without creating anything there, its audit log is disabled ({@code DATA_DIRECTORY_UNSAFE}: nothing
  * trusted, nothing appended), its policy is blocked and {@link #savePolicy} refuses with that code.
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public final class SkillGateAdmin implements AutoCloseable {
     private final Path dataDirectory;
     private final PolicyAdmin policy;

@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.HardeningLayer;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Which process supervisor a {@link SkillGate} uses, and why — or why it has none. A report only:
@@ -30,6 +31,7 @@ import java.util.Objects;
  * @param problems why there is no supervisor (empty when there is one)
  * @param explanation a short, input-free account of the choice
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisorSelection(
         String name,
         boolean available,

@@ -9,6 +9,7 @@ import dev.skillgate.audit.TrustScope;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The trust store over the audit log, for the host's settings UI: list every trust decision,
@@ -19,6 +20,7 @@ import java.util.Objects;
  * paths. A revocation applies to every later use (activation, trusted-revision launch); it cannot
  * stop a script that is already running.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class TrustAdmin {
     private final AuditLog log;
 

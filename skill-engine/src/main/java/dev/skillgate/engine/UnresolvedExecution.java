@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * An execution whose process-tree cleanup is not proven, or whose settlement is not in the audit log:
@@ -25,6 +26,7 @@ import java.util.Optional;
  * @param retainedStaging the staging directory kept for inspection, when there is one
  * @param state why it is listed
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record UnresolvedExecution(
         RunId run,
         Optional<SkillName> skill,

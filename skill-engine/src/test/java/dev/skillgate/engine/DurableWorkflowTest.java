@@ -30,6 +30,7 @@ import dev.skillgate.workflow.StepView;
 import dev.skillgate.workflow.StoredWorkflow;
 import dev.skillgate.workflow.WorkflowId;
 import dev.skillgate.workflow.WorkflowJournal;
+import dev.skillgate.workflow.WorkflowResult;
 import dev.skillgate.workflow.WorkflowStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -266,6 +267,75 @@ class DurableWorkflowTest extends LiveEngineTest {
             gate.close();
         } finally {
             admin.close();
+        }
+    }
+
+    /**
+     * The recovery loop of docs/workflows.md, as a host would write it: after the owner died, each
+     * unfinished workflow is taken over, its unknown step decided by the operator, and the remaining
+     * steps asked for again before they run.
+     */
+    @Test
+    void theDocumentedRecoveryLoopResumesOnlyWithFreshConsent() throws Exception {
+        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+        Process stand = new ProcessBuilder("sleep", "120").start(); // the first host's process
+        RunId run = RunId.random();
+        try {
+            SkillGateAdmin first = admin(Optional.of(identityOf(stand)));
+            first.savePolicy(PolicyUpdate.of(ExecutionPolicy.APPROVE_WORKFLOW_RUN))
+                    .orElseThrow();
+            ScriptedApprovalChannel firstChannel =
+                    ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+            SkillGate firstGate = gate(first, firstChannel);
+            Revision hello = firstGate.inspect("hello-world").revision().orElseThrow();
+            PlannedStep step = new PlannedStep(SkillName.of("hello-world"), hello, Optional.empty());
+            first.approveWorkflow(run, AGENT, workspace, List.of(step, step, step), firstChannel)
+                    .orElseThrow();
+            assertThat(firstGate
+                            .execute(ExecutionRequest.of(run, AGENT, "hello-world", HELLO, workspace))
+                            .status())
+                    .isEqualTo(ExecutionStatus.SUCCEEDED);
+            WorkflowId started = first.listWorkflows().orElseThrow().get(0).id();
+            first.workflows()
+                    .recordStart(started, 1, HELLO_2.getBytes(StandardCharsets.UTF_8))
+                    .orElseThrow(); // the host died between a step's start record and its settlement
+            firstGate.close();
+            first.close();
+            stand.destroyForcibly();
+            assertThat(stand.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+            SkillGateAdmin admin = admin(ProcessIdentity.current());
+            ScriptedApprovalChannel approvalUi =
+                    ScriptedApprovalChannel.denyingWhenEmpty().approveNext();
+            try (SkillGate gate = gate(admin, approvalUi)) {
+                // snippet:begin workflow-recovery
+                for (StoredWorkflow w : admin.listWorkflows().orElseThrow()) {
+                    if (w.ended()) continue;
+                    WorkflowResult<Recovery> taken =
+                            admin.takeOverWorkflow(w.id()); // WORKFLOW_OWNER_ALIVE while the owner lives
+                    if (!taken.isSuccess()) continue;
+                    for (StepView unknown : taken.orElseThrow().unknown()) {
+                        // Look at the world (the step's input is in unknown.started()), then decide explicitly:
+                        admin.decideWorkflowStep(
+                                w.id(), unknown.index(), OperatorDecision.EFFECT_ABSENT, "checked: nothing sent");
+                    }
+                    admin.resumeWorkflow(w.id(), approvalUi); // asks the human again
+                }
+                // snippet:end workflow-recovery
+                assertThat(approvalUi.workflowRequests())
+                        .singleElement()
+                        .satisfies(r -> assertThat(r.plan().steps()).hasSize(2));
+                for (String input : List.of(HELLO_2, HELLO)) {
+                    ExecutionEnvelope env =
+                            gate.execute(ExecutionRequest.of(run, AGENT, "hello-world", input, workspace));
+                    assertThat(env.status()).as(env.toString()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                }
+                assertThat(admin.recoverWorkflow(started).orElseThrow().ended()).contains(EndReason.COMPLETED);
+            } finally {
+                admin.close();
+            }
+        } finally {
+            stand.destroyForcibly();
         }
     }
 }

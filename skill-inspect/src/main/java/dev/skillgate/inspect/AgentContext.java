@@ -7,6 +7,7 @@ import dev.skillgate.model.SemVer;
 import dev.skillgate.model.ToolClass;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * What the agent that would use a skill offers, as the host describes it (SPEC §5): its kind and
@@ -27,6 +28,7 @@ import java.util.Set;
  * @param availableCredentials names of credentials available to the agent (names only, never
  *     values)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record AgentContext(
         String agentKind,
         SemVer agentVersion,

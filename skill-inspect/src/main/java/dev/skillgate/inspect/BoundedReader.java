@@ -8,6 +8,7 @@ import dev.skillgate.model.PortablePath;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The one way Skillgate reads bundle files: bounded, link-refusing, regular files only.
@@ -31,6 +32,7 @@ import java.util.Optional;
  * between the type check and the open would block the reading thread (Java has no non-blocking
  * open). Reading never executes anything. Methods are thread-safe; the budget is shared.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class BoundedReader {
     private final ReaderCore core;
 

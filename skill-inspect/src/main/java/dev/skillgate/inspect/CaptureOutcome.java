@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of {@link SkillArtifact#capture}: a {@link Captured} artifact or the {@link Failed}
@@ -14,6 +15,7 @@ import java.util.Optional;
  * cannot be read safely. Problems with the optional files (manifest, contract, declared files) do not
  * fail a capture; the artifact reports them.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface CaptureOutcome permits CaptureOutcome.Captured, CaptureOutcome.Failed {
 
     /** The artifact, when the capture succeeded. */

@@ -3,6 +3,7 @@ package dev.skillgate.inspect;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Sha256Digest;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One file of a {@link SkillArtifact}, as an approval request lists it: its bundle-relative path,
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param size the captured size in bytes
  * @param sha256 SHA-256 of the captured bytes
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record CapturedFile(PortablePath path, long size, Sha256Digest sha256) {
     public CapturedFile {
         Objects.requireNonNull(path, "path");

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Checks a skill's {@link SkillContract} against an {@link AgentContext} (SPEC §5): a pure function
@@ -44,6 +45,7 @@ import java.util.Optional;
  * it does not replace first-use approval or consent: it only refuses skills that ask for more than
  * the host offers. Nothing is enforced on a running script (no sandbox). Thread-safe; no I/O.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ContractCheck {
     private ContractCheck() {}
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * SPI: a trust-contract dialect — another {@code recordType} of the same {@code
@@ -30,6 +31,7 @@ import java.util.regex.Pattern;
  * must be pure, fast, thread-safe and must never read anything but the bytes it is given. Declaring
  * a dialect grants nothing.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface ContractDialect {
     /** Longest record type, in characters. */
     int MAX_RECORD_TYPE_LENGTH = 64;

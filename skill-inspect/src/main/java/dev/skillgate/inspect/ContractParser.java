@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -68,6 +69,7 @@ import tools.jackson.databind.JsonNode;
  * <p>Every problem found is reported with the JSON pointer of the offending field. Values are exact:
  * no coercion, no trimming, no case folding. Stateless and thread-safe; never throws for any input.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ContractParser {
     private static final Set<String> FIELDS = Set.of(
             "schemaVersion",

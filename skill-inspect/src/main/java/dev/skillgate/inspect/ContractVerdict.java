@@ -5,6 +5,7 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillContract;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What {@link ContractParser} concluded about a skill's {@code skill.contract.json}: {@link
@@ -15,6 +16,7 @@ import java.util.Objects;
  * use. Neither says the skill is safe. The contract is a declaration; nothing confines what a
  * consented script then does.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface ContractVerdict
         permits ContractVerdict.Accepted, ContractVerdict.Rejected, ContractVerdict.Absent {
 

@@ -1,5 +1,7 @@
 package dev.skillgate.inspect;
 
+import org.apiguardian.api.API;
+
 /**
  * SPI: the host component that would hand credentials to a skill by reference.
  *
@@ -10,6 +12,7 @@ package dev.skillgate.inspect;
  * credential value, and configuring a broker grants nothing by itself.
  */
 @FunctionalInterface
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface CredentialBroker {
     /**
      * Whether this broker can deliver the credential named {@code credentialName} to a skill.

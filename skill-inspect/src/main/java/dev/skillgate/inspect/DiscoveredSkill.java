@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A loadable skill found by {@link SkillDiscovery}.
@@ -22,9 +23,11 @@ import java.util.Optional;
  * @param kind the layout
  * @param rootIndex the index of the discovery root it was found under (0 = highest precedence)
  * @param root that root, absolute and normalised
- * @param relativePath the skill directory (or legacy file) relative to the root, {@code /}-separated
+ * @param relativePath the skill directory (or legacy file) relative to the root, {@code /}-separated;
+ *     empty when the root itself is the skill directory
  * @param report the full validation report
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record DiscoveredSkill(
         String name,
         String description,
@@ -47,6 +50,14 @@ public record DiscoveredSkill(
         }
     }
 
+    /**
+     * Whether the skill asked to stay out of the model's view ({@code disable-model-invocation:
+     * true}, see {@link SkillDocument#modelInvocationDisabled()}); it stays listed for the user.
+     */
+    public boolean modelInvocationDisabled() {
+        return report.document().map(SkillDocument::modelInvocationDisabled).orElse(false);
+    }
+
     /** The skill directory, absolute; empty for a legacy flat file, which has none. */
     public Optional<Path> directory() {
         return kind == SkillKind.LEGACY_FLAT ? Optional.empty() : Optional.of(location.getParent());
@@ -62,7 +73,7 @@ public record DiscoveredSkill(
         if (kind == SkillKind.LEGACY_FLAT) {
             return Optional.empty();
         }
-        List<String> segments = Arrays.asList(relativePath.split("/", -1));
+        List<String> segments = relativePath.isEmpty() ? List.of() : Arrays.asList(relativePath.split("/", -1));
         return Optional.of(BoundedReader.of(ReaderCore.open(root, segments, totalByteBudget)));
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Configuration of {@link SkillDiscovery}: the roots in precedence order and the walk bounds.
@@ -13,6 +14,7 @@ import java.util.Objects;
  * <p>Bounds are validated when the options are built: a value out of range is rejected with {@link
  * InvalidValueException} ({@code LIMIT_OUT_OF_RANGE}), never clamped.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class DiscoveryOptions {
     /** Fewest roots. */
     public static final int MIN_ROOTS = 1;
@@ -43,8 +45,12 @@ public final class DiscoveryOptions {
     private final int maxEntriesPerRoot;
     private final ValidationProfile profile;
     private final boolean legacyFlatFiles;
+    private final boolean dotDirectories;
+    private final boolean acceptPartial;
 
     private DiscoveryOptions(Builder b) {
+        this.dotDirectories = b.dotDirectories;
+        this.acceptPartial = b.acceptPartial;
         this.roots = List.copyOf(b.roots);
         this.maxDepth = b.maxDepth;
         this.maxEntriesPerRoot = b.maxEntriesPerRoot;
@@ -87,6 +93,25 @@ public final class DiscoveryOptions {
         return legacyFlatFiles;
     }
 
+    /**
+     * Whether directories whose names start with {@code .} are searched (default {@code true}: skills
+     * live under {@code .curated/}, {@code .claude/skills/}, {@code .agents/skills/}). Version-control
+     * metadata ({@code .git}, {@code .hg}, {@code .svn}) and {@code node_modules} are never searched;
+     * every directory not searched is reported ({@code LAYOUT_SKIPPED}).
+     */
+    public boolean dotDirectories() {
+        return dotDirectories;
+    }
+
+    /**
+     * Whether a walk that overflows {@link #maxEntriesPerRoot()} may yield a partial catalog (a
+     * warning). Default {@code false}: the overflow is an error and the result holds no skills
+     * ({@link DiscoveryResult#incomplete()}), so a catalog never silently misses skills.
+     */
+    public boolean acceptPartial() {
+        return acceptPartial;
+    }
+
     /** Builds {@link DiscoveryOptions}; every setter rejects out-of-range values. */
     public static final class Builder {
         private final List<Path> roots = new ArrayList<>();
@@ -94,8 +119,22 @@ public final class DiscoveryOptions {
         private int maxEntriesPerRoot = DEFAULT_ENTRIES;
         private ValidationProfile profile = ValidationProfile.STRICT;
         private boolean legacyFlatFiles = true;
+        private boolean dotDirectories = true;
+        private boolean acceptPartial;
 
         private Builder() {}
+
+        /** Whether to search dot-directories other than version-control metadata (default true). */
+        public Builder dotDirectories(boolean search) {
+            this.dotDirectories = search;
+            return this;
+        }
+
+        /** Whether an entry-bound overflow may yield a partial catalog instead of an error (default false). */
+        public Builder acceptPartial(boolean accept) {
+            this.acceptPartial = accept;
+            return this;
+        }
 
         /** Appends a root (lower precedence than those added before it). */
         public Builder root(Path root) {

@@ -4,6 +4,7 @@ import dev.skillgate.model.PortablePath;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The bytes of one bundle file, read through the {@link BoundedReader}, with the identity the file
@@ -14,6 +15,7 @@ import java.util.Optional;
  * verified to be strict UTF-8. Nothing here says the file is unchanged now; re-check with {@link
  * BoundedReader#identify}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class FileContent {
     private final PortablePath path;
     private final byte[] bytes;

@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a file looked like when it was read: the file system's key (device and inode on Linux), its
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param size the size in bytes
  * @param lastModified the modification time
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public record FileIdentity(String fileKey, long size, Instant lastModified) {
     public FileIdentity {
         Objects.requireNonNull(fileKey, "fileKey");

@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import dev.skillgate.model.Diagnostic;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One diagnostic of a validation, with the verdicts it fails.
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param blocksLoading whether it fails the loadable verdict (discovery and the catalog skip the
  *     skill)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Finding(Diagnostic diagnostic, boolean blocksPortable, boolean blocksLoading) {
     public Finding {
         Objects.requireNonNull(diagnostic, "diagnostic");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A frontmatter value as text: every YAML scalar is kept as its text (never typed), so
@@ -14,6 +15,7 @@ import java.util.Optional;
  * <p>Values are immutable and nest at most as deep as the parser's depth bound. They carry data
  * only: no value in frontmatter grants a permission or changes execution.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface FrontmatterValue
         permits FrontmatterValue.Scalar, FrontmatterValue.Sequence, FrontmatterValue.Mapping {
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * How {@link SkillInspector} inspects: the validation profile, the catalog namespace a contract's
@@ -26,6 +27,7 @@ import java.util.Optional;
  * @param contractDialects the configured contract dialects by their record type (read once, at
  *     registration); never the built-in {@code skill-contract}
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record InspectOptions(
         ValidationProfile profile,
         Optional<String> namespace,

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything {@link SkillInspector} found out about one skill, inertly (SPEC §3, §5, §7, §13): the
@@ -35,6 +36,7 @@ import java.util.Optional;
  *     configured agent context, or without one only {@code CONTRACT_CREDENTIALS_UNSUPPORTED}
  * @param signature the publisher-signature verdict
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Inspection(
         Path path,
         ValidationReport format,

@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A top-level frontmatter key outside the six standard fields, kept verbatim and reported as
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param host the host that documents this key (e.g. {@code Claude Code}), or empty for a key no
  *     known host defines (a typo or a private extension)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PreservedField(String key, FrontmatterValue value, Optional<String> host) {
     public PreservedField {
         Objects.requireNonNull(key, "key");

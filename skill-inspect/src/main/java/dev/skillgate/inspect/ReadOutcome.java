@@ -3,6 +3,7 @@ package dev.skillgate.inspect;
 import dev.skillgate.model.Diagnostic;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of one look at a bundle file through the {@link BoundedReader}: a value or the
@@ -13,6 +14,7 @@ import java.util.Optional;
  *
  * @param <T> the value type
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public sealed interface ReadOutcome<T> permits ReadOutcome.Success, ReadOutcome.Failure {
 
     /** The value, when this is a success. */

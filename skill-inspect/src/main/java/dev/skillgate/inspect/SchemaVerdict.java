@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.protocol.SchemaRole;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Whether one of a manifest's schemas passed the bounded schema gate (SPEC §6), as an {@link
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param problems the gate's diagnostics (JSON pointers under {@code /inputSchema} or {@code
  *     /outputSchema}); empty unless rejected
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SchemaVerdict(SchemaRole role, Status status, List<Diagnostic> problems) {
 
     /** The outcome of the gate for one schema. */

@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import dev.skillgate.model.Revision;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * SPI: verifies a skill's publisher signature against the host's allowed publisher keys, for {@link
@@ -14,6 +15,7 @@ import java.util.Optional;
  * skill-inspect}. Implementations must be pure and must never throw for any file content.
  */
 @FunctionalInterface
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface SignatureChecker {
     /**
      * Verifies {@code signatureFile} for these exact contract bytes and this revision.

@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The publisher-signature part of an {@link Inspection}: {@link NotChecked}, {@link Verified} or
@@ -14,6 +15,7 @@ import java.util.Objects;
  * skill that is not signed, or a host that configured no publisher keys, gives {@code NotChecked}
  * with the reason — never a pass.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface SignatureVerdict
         permits SignatureVerdict.NotChecked, SignatureVerdict.Verified, SignatureVerdict.Rejected {
 

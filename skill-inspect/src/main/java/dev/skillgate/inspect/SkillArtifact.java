@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
+import org.apiguardian.api.API;
 
 /**
  * An in-memory, immutable capture of a skill bundle (SPEC §7): {@code SKILL.md}, {@code
@@ -56,6 +57,7 @@ import java.util.SortedMap;
  * <p>Capturing reads; it never executes, imports or installs anything. The artifact grants nothing:
  * running it still needs consent bound to its revision. Skillgate is not a sandbox.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillArtifact implements AutoCloseable {
     private final Path root;
     private final PortablePath skillMarkdownPath;

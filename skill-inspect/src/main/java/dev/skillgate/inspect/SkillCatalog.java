@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,12 +23,20 @@ import tools.jackson.databind.json.JsonMapper;
  * Values are the trimmed frontmatter text: a description may carry prompt injection and is quoted as
  * data, not vetted. {@link #toJson()} renders the same entries as JSON. A catalog is a value: it
  * reads nothing and runs nothing.
+ *
+ * <p><b>Model-facing view:</b> {@link #prompt()}, {@link #promptBlock()} and {@link #toJson()} leave
+ * out the entries whose skill set {@code disable-model-invocation: true} (the one host field
+ * Skillgate honours, and only in the safe direction: it hides, never grants); {@link #entries()}
+ * still lists them for the user. {@link #includingModelInvocationDisabled()} switches that off
+ * (decision 0635).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillCatalog {
     private static final JsonMapper JSON =
             JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private final List<Entry> entries;
+    private final boolean includeDisabled;
 
     /**
      * One catalog line.
@@ -35,20 +44,28 @@ public final class SkillCatalog {
      * @param name the skill name
      * @param description the description
      * @param location the absolute path of the skill file
+     * @param modelInvocationDisabled the skill set {@code disable-model-invocation: true}: only the
+     *     user may invoke it, so the model-facing views leave it out
      */
-    public record Entry(String name, String description, Path location) {
+    public record Entry(String name, String description, Path location, boolean modelInvocationDisabled) {
         public Entry {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(description, "description");
             Objects.requireNonNull(location, "location");
         }
+
+        /** An entry the model may see ({@code modelInvocationDisabled} false). */
+        public Entry(String name, String description, Path location) {
+            this(name, description, location, false);
+        }
     }
 
-    private SkillCatalog(List<Entry> entries) {
+    private SkillCatalog(List<Entry> entries, boolean includeDisabled) {
         List<Entry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparing(Entry::name, PyText.CODE_POINT_ORDER)
                 .thenComparing(e -> e.location().toString(), PyText.CODE_POINT_ORDER));
         this.entries = List.copyOf(sorted);
+        this.includeDisabled = includeDisabled;
     }
 
     /** The catalog of a discovery's loadable skills (shadowed and rejected ones are not listed). */
@@ -58,33 +75,54 @@ public final class SkillCatalog {
 
     /** The catalog of {@code skills}. */
     public static SkillCatalog of(List<DiscoveredSkill> skills) {
-        return new SkillCatalog(skills.stream()
-                .map(s -> new Entry(s.name(), s.description(), s.location()))
-                .toList());
+        return new SkillCatalog(
+                skills.stream()
+                        .map(s -> new Entry(s.name(), s.description(), s.location(), s.modelInvocationDisabled()))
+                        .toList(),
+                false);
     }
 
     /** A catalog of explicit entries. */
     public static SkillCatalog ofEntries(List<Entry> entries) {
-        return new SkillCatalog(entries);
+        return new SkillCatalog(entries, false);
     }
 
-    /** The entries, in catalog order. */
+    /**
+     * This catalog with the model-facing views also showing the skills that set {@code
+     * disable-model-invocation: true} (a host that decides otherwise, explicitly).
+     */
+    public SkillCatalog includingModelInvocationDisabled() {
+        return new SkillCatalog(entries, true);
+    }
+
+    /** Every entry, in catalog order, including those hidden from the model (for the user). */
     public List<Entry> entries() {
         return entries;
     }
 
-    /**
-     * The {@code <available_skills>} block, lines joined by {@code \n}, no trailing newline; the
-     * empty string when there are no skills (the client guide says to omit the catalog then).
-     */
-    public String prompt() {
-        return entries.isEmpty() ? "" : promptBlock();
+    /** The entries the model-facing views show, in catalog order. */
+    public List<Entry> modelEntries() {
+        return includeDisabled
+                ? entries
+                : entries.stream().filter(e -> !e.modelInvocationDisabled()).toList();
     }
 
-    /** The {@code <available_skills>} block, also when empty ({@code <available_skills>\n</available_skills>}). */
+    /**
+     * The {@code <available_skills>} block of the {@link #modelEntries()}, lines joined by {@code \n},
+     * no trailing newline; the empty string when there are none (the client guide says to omit the
+     * catalog then).
+     */
+    public String prompt() {
+        return modelEntries().isEmpty() ? "" : promptBlock();
+    }
+
+    /**
+     * The {@code <available_skills>} block of the {@link #modelEntries()}, also when empty ({@code
+     * <available_skills>\n</available_skills>}).
+     */
     public String promptBlock() {
         StringBuilder out = new StringBuilder("<available_skills>\n");
-        for (Entry e : entries) {
+        for (Entry e : modelEntries()) {
             out.append("<skill>\n<name>\n")
                     .append(escape(e.name()))
                     .append("\n</name>\n<description>\n")
@@ -96,10 +134,13 @@ public final class SkillCatalog {
         return out.append("</available_skills>").toString();
     }
 
-    /** {@code {"skills":[{"name","description","location"}…]}}, pretty-printed, in catalog order. */
+    /**
+     * {@code {"skills":[{"name","description","location"}…]}} of the {@link #modelEntries()},
+     * pretty-printed, in catalog order.
+     */
     public String toJson() {
         List<Map<String, Object>> skills = new ArrayList<>();
-        for (Entry e : entries) {
+        for (Entry e : modelEntries()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", e.name());
             m.put("description", e.description());

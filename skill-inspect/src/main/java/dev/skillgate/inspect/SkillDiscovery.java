@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import dev.skillgate.inspect.internal.Walker;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Finds skills under several roots, inertly.
@@ -22,6 +23,7 @@ import java.util.Objects;
  * reports. The result is deterministic for a given tree. Discovery is not a snapshot: the tree
  * may change afterwards.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillDiscovery {
     private SkillDiscovery() {}
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * A parsed {@code SKILL.md}: the original bytes, the raw frontmatter text, the frontmatter as a
@@ -22,6 +23,7 @@ import java.util.Set;
  * Nothing in a document grants a permission or changes execution. Immutable; {@link #bytes()}
  * returns a copy.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillDocument {
     /** The six top-level keys the Agent Skills standard defines. */
     public static final Set<String> STANDARD_FIELDS =
@@ -113,6 +115,20 @@ public final class SkillDocument {
     /** {@code allowed-tools} as written (any shape); a hint to hosts that grants nothing. */
     public Optional<FrontmatterValue> allowedTools() {
         return fields.get("allowed-tools");
+    }
+
+    /**
+     * Whether the Claude Code field {@code disable-model-invocation} asks to keep this skill out of
+     * the model's view: its value is a scalar reading {@code true}, {@code yes} or {@code on} in any
+     * case (YAML 1.1 and 1.2 spellings, read generously because hiding is the safe direction). The
+     * one host field Skillgate honours, and only in that direction: it hides a skill from {@link
+     * SkillCatalog#prompt()}, never grants anything (decision 0635).
+     */
+    public boolean modelInvocationDisabled() {
+        return text("disable-model-invocation")
+                .map(t -> t.strip().toLowerCase(java.util.Locale.ROOT))
+                .filter(t -> t.equals("true") || t.equals("yes") || t.equals("on"))
+                .isPresent();
     }
 
     /** {@code metadata} as written (any shape). */

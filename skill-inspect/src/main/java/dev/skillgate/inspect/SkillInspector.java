@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Inspects one skill directory inertly and reports every verdict in one {@link Inspection} (SPEC
@@ -26,6 +27,7 @@ import java.util.Optional;
  * reader. The capture is disposed of before returning. Reading never executes, imports or installs
  * anything; no process is started. Never throws for bundle content.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillInspector {
     /** The publisher signature file next to {@code skill.contract.json}; never captured. */
     public static final String SIGNATURE_FILE_NAME = Capturer.SIGNATURE_FILE_NAME;

@@ -1,6 +1,9 @@
 package dev.skillgate.inspect;
 
+import org.apiguardian.api.API;
+
 /** How a discovered skill is laid out. */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public enum SkillKind {
     /** A directory holding {@code SKILL.md}: the standard layout. */
     STANDARD,

@@ -3,6 +3,7 @@ package dev.skillgate.inspect;
 import dev.skillgate.inspect.internal.Inspector;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Validates skill bundles against the Agent Skills standard, inertly.
@@ -13,6 +14,7 @@ import java.util.Objects;
  * other bundle file. Every outcome, including unreadable or hostile files, is a {@link
  * ValidationReport}; no exception is thrown for bad input.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillValidator {
     private SkillValidator() {}
 

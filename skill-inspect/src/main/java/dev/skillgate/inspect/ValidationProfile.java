@@ -2,6 +2,7 @@ package dev.skillgate.inspect;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Which reading of the Agent Skills standard a validation applies.
@@ -14,6 +15,7 @@ import java.util.Optional;
  * YAML limits); the deliberate differences from the reference are listed in {@code
  * docs/agent-skills.md}. Neither profile grants anything: frontmatter never changes execution.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum ValidationProfile {
     /** The standard read literally; the default. */
     STRICT("strict"),

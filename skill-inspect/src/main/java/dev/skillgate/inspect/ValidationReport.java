@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The result of validating one skill: its findings and the two verdicts of SPEC §3.
@@ -24,6 +25,7 @@ import java.util.Optional;
  * @param document the parsed document, when the file could be read and parsed
  * @param findings every finding, in the order the checks ran
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ValidationReport(
         Path path, ValidationProfile profile, Optional<SkillDocument> document, List<Finding> findings) {
     public ValidationReport {

@@ -9,6 +9,7 @@ import dev.skillgate.protocol.internal.StrictJsonDecoder;
 import dev.skillgate.protocol.internal.Validators;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,6 +27,7 @@ import tools.jackson.databind.JsonNode;
  * <p>It guarantees that accepted bytes match this schema; it does not make a script or its input
  * safe, and a check never runs anything.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class CompiledSchema {
     private final SchemaRole role;
     private final String json;

@@ -3,6 +3,7 @@ package dev.skillgate.protocol;
 import dev.skillgate.model.Sha256Digest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * An invocation that passed strict decoding and the input schema: the exact bytes received and
@@ -14,6 +15,7 @@ import java.util.Arrays;
  * ≤ 64 KiB of strict UTF-8 holding one JSON object. {@link #toString()} never shows the content
  * (invocations may carry user data). A checked invocation is not consent to run anything.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class Invocation {
     private final byte[] bytes;
     private volatile Sha256Digest digest;

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -40,6 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  * not read files — the caller supplies the bytes, read through the bounded reader — and does not
  * check that declared files exist. Stateless and thread-safe.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ManifestParser {
 
     private static final Set<String> FIELDS = Set.of(

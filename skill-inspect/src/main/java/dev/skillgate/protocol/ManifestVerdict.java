@@ -5,6 +5,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionManifest;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What the manifest parser concluded about a skill's {@code execution.json}.
@@ -15,6 +16,7 @@ import java.util.Objects;
  * manifest grants nothing — running still needs consent — and its file rules that need the disk
  * (existence, regular files, sizes) are checked at capture, not here.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface ManifestVerdict
         permits ManifestVerdict.Accepted, ManifestVerdict.Rejected, ManifestVerdict.Absent {
 

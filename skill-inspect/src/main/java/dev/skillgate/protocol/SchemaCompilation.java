@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The schema gate's verdict on one schema: compiled, or rejected with reasons.
@@ -12,6 +13,7 @@ import java.util.Optional;
  * being {@link dev.skillgate.model.ErrorCode#SCHEMA_ISSUES_TRUNCATED} when more were found. A
  * schema is never partly accepted.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface SchemaCompilation permits SchemaCompilation.Compiled, SchemaCompilation.Rejected {
 
     /** Whether the schema was admitted and compiled. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,6 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>It guarantees that what it admits is enforced exactly by the validator; it says nothing about
  * whether a schema is a good description of a script. Stateless and thread-safe.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SchemaGate {
     private static final JsonMapper WRITER = JsonMapper.builder().build();
 

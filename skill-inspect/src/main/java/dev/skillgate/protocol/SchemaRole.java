@@ -1,5 +1,7 @@
 package dev.skillgate.protocol;
 
+import org.apiguardian.api.API;
+
 /**
  * Which side of the protocol a schema describes.
  *
@@ -7,6 +9,7 @@ package dev.skillgate.protocol;
  * schema's root must be an explicit object schema and it checks invocations; an {@link #OUTPUT}
  * schema may have any root and checks results.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum SchemaRole {
     /** The manifest's {@code inputSchema}: what a script may be invoked with. */
     INPUT,

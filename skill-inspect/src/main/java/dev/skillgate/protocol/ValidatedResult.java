@@ -3,6 +3,7 @@ package dev.skillgate.protocol;
 import dev.skillgate.model.Sha256Digest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * A script result that passed strict decoding and the output schema: the exact stdout bytes.
@@ -13,6 +14,7 @@ import java.util.Arrays;
  * {@link #toString()} never shows the content (raw script output is not logged). Validity means the
  * output matched the declared schema, not that it is true or safe to act on.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ValidatedResult {
     private final byte[] bytes;
 

@@ -5,6 +5,7 @@ import dev.skillgate.model.Limits;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of checking raw JSON bytes against a compiled schema: the checked value, or the
@@ -18,6 +19,7 @@ import java.util.Optional;
  *
  * @param <T> the checked value's type
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface Validation<T> permits Validation.Valid, Validation.Invalid {
 
     /** Whether the bytes were accepted. */

@@ -71,7 +71,11 @@ class SkillDocumentTest {
     void allowedToolsIsDataThatGrantsNothing() {
         ValidationReport r = strict(skillMd("name: t\ndescription: d\nallowed-tools: Bash(*) Write"), "t");
         assertThat(r.document().orElseThrow().allowedTools()).contains(new FrontmatterValue.Scalar("Bash(*) Write"));
-        assertThat(r.diagnostics()).isEmpty();
+        // Issue 18: reported as preserved, not enforced, also when written as a plain string.
+        assertThat(r.diagnostics())
+                .extracting(d -> d.code() + " " + d.severity())
+                .containsExactly("TOOLS_NOT_ENFORCED INFO");
+        assertThat(r.portable()).isTrue();
     }
 
     @Test

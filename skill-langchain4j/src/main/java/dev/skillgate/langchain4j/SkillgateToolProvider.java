@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * Skillgate as a LangChain4j {@link ToolProvider}: {@value SkillTools#ACTIVATE_SKILL}, {@value
@@ -45,6 +46,7 @@ import java.util.function.Function;
  * limits or policy. Tools are listed afresh at each AI-service call (a skill edited since is a new
  * revision the human approves again). Not a sandbox. One provider per host binding.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class SkillgateToolProvider implements ToolProvider {
     private final SkillTools tools;
 

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import org.apiguardian.api.API;
 
 /**
  * An {@link ApprovalChannel} that asks the human through MCP elicitation, on the session whose tool
@@ -42,6 +43,7 @@ import java.util.concurrent.RejectedExecutionException;
  * whole message to a human, rather than a model answering it — a client that auto-accepts
  * elicitations approves everything; use a host channel for such clients.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class McpElicitationApprovals implements ApprovalChannel, AutoCloseable {
     /** The one field of the elicitation form. */
     public static final String APPROVE_FIELD = "approve";

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import org.apiguardian.api.API;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -68,6 +69,7 @@ import tools.jackson.databind.json.JsonMapper;
  * skills). The binding (run, agent, context, workspace) is the host's: the client cannot choose
  * it. Not a sandbox. One server per adapter; nothing static.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class SkillgateMcpServer implements AutoCloseable {
     /** SEP-2640 methods this server cannot serve through the SDK's public API. */
     public static final List<String> UNSERVED_SEP_2640_METHODS =

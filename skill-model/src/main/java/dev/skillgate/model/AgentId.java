@@ -1,6 +1,7 @@
 package dev.skillgate.model;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Identifies the agent (the host-side actor) on whose behalf a skill is used.
@@ -10,6 +11,7 @@ import java.util.Objects;
  *
  * @param value the identifier
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record AgentId(String value) {
     public AgentId {
         Identifiers.check(Objects.requireNonNull(value, "value"), "agent id");

@@ -1,6 +1,7 @@
 package dev.skillgate.model;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An agent kind and the inclusive SemVer range of its versions a contract supports.
@@ -9,6 +10,7 @@ import java.util.Objects;
  * @param minVersion lowest supported version, inclusive
  * @param maxVersion highest supported version, inclusive
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record AgentRequirement(String kind, SemVer minVersion, SemVer maxVersion) {
     public AgentRequirement {
         Objects.requireNonNull(kind, "kind");

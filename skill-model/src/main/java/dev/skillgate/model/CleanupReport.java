@@ -3,6 +3,7 @@ package dev.skillgate.model;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What the supervisor observed about the end of a run's process tree.
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param detachedSeen whether any descendant had left the script's process group or session
  * @param retainedStaging the staging directory kept because cleanup was not proven
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record CleanupReport(
         CleanupStatus status, int descendantsSeen, boolean detachedSeen, Optional<Path> retainedStaging) {
 

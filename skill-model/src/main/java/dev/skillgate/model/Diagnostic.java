@@ -1,6 +1,7 @@
 package dev.skillgate.model;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One finding: a stable code, a severity, where it was found and a short message.
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param location relative path or JSON pointer; empty for none
  * @param message short human text
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Diagnostic(ErrorCode code, Severity severity, String location, String message) {
 
     /** Longest message kept, in code points (after escaping); longer text is cut and marked with an ellipsis. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Whether another local user or group could change what Skillgate keeps in a directory: the OpenSSH
@@ -37,6 +38,7 @@ import java.util.Optional;
  * (no {@code /proc/self}), ownership is not checked, only modes. POSIX ACLs show in the group bits
  * (the ACL mask), so an ACL granting write to someone else is refused like a group-writable mode.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class DirectoryPlacement {
 
     /** Most links followed in one walk (the kernel's {@code ELOOP} bound). */

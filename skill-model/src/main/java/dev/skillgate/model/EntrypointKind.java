@@ -1,6 +1,9 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /** The module system a Node entrypoint uses, fixed by its file extension (SPEC §4). */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum EntrypointKind {
     /** An ES module, {@code .mjs}. */
     ES_MODULE(".mjs"),

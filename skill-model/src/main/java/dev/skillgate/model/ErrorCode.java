@@ -2,6 +2,7 @@ package dev.skillgate.model;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Every stable error and diagnostic code Skillgate reports, grouped by {@link ErrorGroup}.
@@ -11,6 +12,7 @@ import java.util.Optional;
  * {@code docs/error-codes.md} (a test keeps the two in step). Agent Skills field rules also have the
  * hyphenated rule id of the conformance cases ({@code NAME_LOWERCASE} is rule {@code NAME-LOWERCASE}).
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public enum ErrorCode {
     // --- LAYOUT ---
     /** The given path does not exist. */
@@ -40,6 +42,12 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT,
             "An entry's name cannot be mapped back to its bytes on disk (not valid UTF-8, or not representable in"
                     + " a non-UTF-8 locale); discovery skipped it and reported it."),
+    /** Discovery deliberately did not search an entry (VCS metadata, node_modules, a repeated root); reported. */
+    LAYOUT_SKIPPED(
+            ErrorGroup.LAYOUT,
+            "Discovery deliberately did not search an entry: version-control metadata, `node_modules`, a"
+                    + " dot-directory when those are excluded, a root given twice, or a skill already found through an"
+                    + " earlier root."),
     /** No loadable skill of that name was found in the configured skill roots. */
     SKILL_NOT_FOUND(ErrorGroup.LAYOUT, "No loadable skill of that name was found in the configured skill roots."),
     // --- FRONTMATTER ---
@@ -106,6 +114,9 @@ public enum ErrorCode {
     META_VALUE(ErrorGroup.FIELD, "A `metadata` value is not a string."),
     /** The allowed-tools field is not a single string. */
     TOOLS_TYPE(ErrorGroup.FIELD, "The `allowed-tools` field is not a single string."),
+    /** The allowed-tools field is preserved, not enforced: it grants and restricts nothing. */
+    TOOLS_NOT_ENFORCED(
+            ErrorGroup.FIELD, "The `allowed-tools` field is preserved, not enforced: it grants and restricts nothing."),
     // --- HOST ---
     /** The name contains a word reserved by a host (anthropic, claude). */
     HOST_ANTHROPIC_RESERVED(ErrorGroup.HOST, "The name contains a word reserved by a host (`anthropic`, `claude`)."),
@@ -474,6 +485,16 @@ public enum ErrorCode {
             "A data or staging directory, or a directory on its path, can be changed by another user or group"
                     + " (OpenSSH StrictModes rule; only a root-owned sticky directory such as `/tmp` is allowed to"
                     + " be shared); nothing is kept or run there."),
+    /** The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran. */
+    DATA_DIRECTORY_UNUSABLE(
+            ErrorGroup.STAGING,
+            "The data directory cannot be created or opened (an I/O fault, a file in its place); nothing ran."),
+    /** The data directory is on a file system mounted noexec: the supervisor helper cannot run from it. */
+    DATA_DIRECTORY_NOEXEC(
+            ErrorGroup.STAGING,
+            "The data directory is on a file system mounted `noexec`, so the supervisor helper installed there"
+                    + " cannot be executed; nothing ran (choose a data directory on a file system that allows"
+                    + " execution)."),
     /** A staged module's bytes differed from the approved ones when Node loaded it; the run was ended. */
     STAGED_MODULE_CHANGED(
             ErrorGroup.STAGING,
@@ -581,6 +602,10 @@ public enum ErrorCode {
     AUDIT_CHECKPOINT_FORMAT(ErrorGroup.AUDIT, "The checkpoint file is malformed."),
     /** A repair was requested for an audit log that is not disabled. */
     AUDIT_REPAIR_NOT_NEEDED(ErrorGroup.AUDIT, "A repair was requested for an audit log that is not disabled."),
+    /** An operator repair moved the disabled log aside and started a new one; earlier approvals are gone. */
+    AUDIT_REPAIRED(
+            ErrorGroup.AUDIT,
+            "An operator repair moved the disabled log aside and started a new one; earlier approvals are gone."),
     /**
      * An audit sink failed or timed out exporting a committed record; trust is off and appends are
      * refused until the export resumes.
@@ -592,6 +617,9 @@ public enum ErrorCode {
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */
     TRUST_REVOKED(ErrorGroup.AUDIT, "The scope's trust was revoked."),
+    /** A trusted-revision receipt was recorded: the local user's explicit, audited act. */
+    TRUST_RECORDED(
+            ErrorGroup.AUDIT, "A trusted-revision receipt was recorded: the local user's explicit, audited act."),
     // --- WORKFLOW ---
     /** The workflow store holds no workflow with this id. */
     WORKFLOW_NOT_FOUND(ErrorGroup.WORKFLOW, "The workflow store holds no workflow with this id."),
@@ -639,6 +667,104 @@ public enum ErrorCode {
     WORKFLOW_INVALID(
             ErrorGroup.WORKFLOW,
             "The request does not fit the workflow (no such step, a step already settled, a decision for a known step)."),
+    // --- PROJECT ---
+    /** The project has no package.json (or it is a link, a directory or a special file). */
+    PROJECT_MANIFEST_MISSING(
+            ErrorGroup.PROJECT, "The project has no `package.json` (or it is a link, a directory or a special file)."),
+    /** package.json is not one strict JSON object (duplicate keys, bad UTF-8, over its bound), or its scripts is not an object of strings. */
+    PROJECT_MANIFEST_INVALID(
+            ErrorGroup.PROJECT,
+            "`package.json` is not one strict JSON object (duplicate keys, bad UTF-8, over its bound), or its `scripts` is not an object of strings."),
+    /** The selected script is not in package.json's scripts. */
+    PROJECT_SCRIPT_NOT_FOUND(ErrorGroup.PROJECT, "The selected script is not in `package.json`'s `scripts`."),
+    /** The script is not one of the supported test or build forms (an arbitrary command, an unknown option, a wrong token count). */
+    PROJECT_SCRIPT_UNSUPPORTED(
+            ErrorGroup.PROJECT,
+            "The script is not one of the supported test or build forms (an arbitrary command, an unknown option, a wrong token count)."),
+    /** The script runs npm, yarn, pnpm or corepack (npm run recursion included); package managers never run. */
+    PROJECT_SCRIPT_NPM(
+            ErrorGroup.PROJECT,
+            "The script runs `npm`, `yarn`, `pnpm` or `corepack` (`npm run` recursion included); package managers never run."),
+    /** The script runs npx; nothing is downloaded or resolved through a package runner. */
+    PROJECT_SCRIPT_NPX(
+            ErrorGroup.PROJECT, "The script runs `npx`; nothing is downloaded or resolved through a package runner."),
+    /** The script chains commands (&amp;&amp;, ||, ;, |, &amp;, a newline); only one command is supported. */
+    PROJECT_SCRIPT_CHAINING(
+            ErrorGroup.PROJECT,
+            "The script chains commands (`&&`, `||`, `;`, `|`, `&`, a newline); only one command is supported."),
+    /** The script starts with an environment assignment (NAME=value); the environment is fixed. */
+    PROJECT_SCRIPT_ASSIGNMENT(
+            ErrorGroup.PROJECT,
+            "The script starts with an environment assignment (`NAME=value`); the environment is fixed."),
+    /** The script holds a glob (&amp;#42;, ?, [, ], {, }); only exact paths are supported. */
+    PROJECT_SCRIPT_GLOB(
+            ErrorGroup.PROJECT,
+            "The script holds a glob (`*`, `?`, `[`, `]`, `{`, `}`); only exact paths are supported."),
+    /** The script holds quotes, expansions, redirections, escapes, non-ASCII or irregular spacing; no shell ever interprets it. */
+    PROJECT_SCRIPT_SHELL(
+            ErrorGroup.PROJECT,
+            "The script holds quotes, expansions, redirections, escapes, non-ASCII or irregular spacing; no shell ever interprets it."),
+    /** The script asks for a watch, serve or inspector mode; only finite runs are supported. */
+    PROJECT_SCRIPT_WATCH(
+            ErrorGroup.PROJECT,
+            "The script asks for a watch, serve or inspector mode; only finite runs are supported."),
+    /** The script installs, executes, publishes or rebuilds packages; no install ever runs. */
+    PROJECT_SCRIPT_INSTALL(
+            ErrorGroup.PROJECT, "The script installs, executes, publishes or rebuilds packages; no install ever runs."),
+    /** A path in the script is absolute, traverses, starts with a dash, has the wrong suffix or is not an inspected regular file of the project. */
+    PROJECT_SCRIPT_PATH(
+            ErrorGroup.PROJECT,
+            "A path in the script is absolute, traverses, starts with a dash, has the wrong suffix or is not an inspected regular file of the project."),
+    /** The selected script has a pre/post hook; hooks never run, so the script is refused rather than run differently from npm. */
+    PROJECT_LIFECYCLE_HOOK(
+            ErrorGroup.PROJECT,
+            "The selected script has a `pre`/`post` hook; hooks never run, so the script is refused rather than run differently from npm."),
+    /** The selected steps are not one test or build script, or a build followed by a test. */
+    PROJECT_SEQUENCE_UNSUPPORTED(
+            ErrorGroup.PROJECT, "The selected steps are not one test or build script, or a build followed by a test."),
+    /** package-lock.json is not a strict JSON lockfile of version 2 or 3. */
+    PROJECT_LOCKFILE_INVALID(
+            ErrorGroup.PROJECT, "`package-lock.json` is not a strict JSON lockfile of version 2 or 3."),
+    /** The installed dependency tree does not match the lockfile (a package missing from it, another version, or a tree without a lockfile). */
+    PROJECT_LOCKFILE_MISMATCH(
+            ErrorGroup.PROJECT,
+            "The installed dependency tree does not match the lockfile (a package missing from it, another version, or a tree without a lockfile)."),
+    /** A symbolic link in the project's sources; links are never followed or staged. */
+    PROJECT_LINK(ErrorGroup.PROJECT, "A symbolic link in the project's sources; links are never followed or staged."),
+    /** A node_modules/.bin entry is not a link that resolves to a regular file inside the snapshot. */
+    PROJECT_BIN_LINK_ESCAPES(
+            ErrorGroup.PROJECT,
+            "A `node_modules/.bin` entry is not a link that resolves to a regular file inside the snapshot."),
+    /** A package root under node_modules is a link (to a folder outside the project, a workspace or a global install). */
+    PROJECT_FOREIGN_PACKAGE_ROOT(
+            ErrorGroup.PROJECT,
+            "A package root under `node_modules` is a link (to a folder outside the project, a workspace or a global install)."),
+    /** A FIFO, socket or device in the project; only regular files and directories are captured. */
+    PROJECT_SPECIAL_FILE(
+            ErrorGroup.PROJECT,
+            "A FIFO, socket or device in the project; only regular files and directories are captured."),
+    /** More than 2,000 source files, or a source file over 2 MiB. */
+    PROJECT_SOURCE_LIMIT(ErrorGroup.PROJECT, "More than 2,000 source files, or a source file over 2 MiB."),
+    /** More than 512 dependency files, or a dependency file over 16 MiB. */
+    PROJECT_DEPENDENCY_LIMIT(ErrorGroup.PROJECT, "More than 512 dependency files, or a dependency file over 16 MiB."),
+    /** The sources and dependencies together exceed 64 MiB. */
+    PROJECT_SNAPSHOT_LIMIT(ErrorGroup.PROJECT, "The sources and dependencies together exceed 64 MiB."),
+    /** A tsconfig the build names is not a strict JSON object, extends another file, or its outDir is not the declared output directory. */
+    PROJECT_TSCONFIG_INVALID(
+            ErrorGroup.PROJECT,
+            "A `tsconfig` the build names is not a strict JSON object, extends another file, or its `outDir` is not the declared output directory."),
+    /** A tsc build names no installed typescript package with its bin/tsc entrypoint in the dependency tree. */
+    PROJECT_TYPESCRIPT_MISSING(
+            ErrorGroup.PROJECT,
+            "A `tsc` build names no installed `typescript` package with its `bin/tsc` entrypoint in the dependency tree."),
+    /** The declared output directory is invalid, or after the build it holds a link, a special file, too much, or lacks a test the next step names; the test did not run. */
+    PROJECT_OUTPUT_INVALID(
+            ErrorGroup.PROJECT,
+            "The declared output directory is invalid, or after the build it holds a link, a special file, too much, or lacks a test the next step names; the test did not run."),
+    /** A source, the lockfile, a config, the dependency tree or the toolchain changed since approval; nothing ran. */
+    PROJECT_INPUT_CHANGED(
+            ErrorGroup.PROJECT,
+            "A source, the lockfile, a config, the dependency tree or the toolchain changed since approval; nothing ran."),
     // --- CLI ---
     /** The command line is malformed. */
     USAGE(ErrorGroup.CLI, "The command line is malformed.");

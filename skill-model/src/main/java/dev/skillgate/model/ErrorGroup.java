@@ -1,11 +1,14 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * The family an {@link ErrorCode} belongs to, in the order the pipeline meets them.
  *
  * <p>Groups are for documentation and reporting only; code never branches on a group where it
  * could branch on the exact code.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum ErrorGroup {
     /** Bundle layout and discovery (SPEC §3). */
     LAYOUT,
@@ -49,6 +52,8 @@ public enum ErrorGroup {
     AUDIT,
     /** The durable workflow store: records, envelope encryption, ownership and recovery (SPEC §20). */
     WORKFLOW,
+    /** The Node project profile: inspected package.json scripts run as exact direct argv (seed ADR-007). */
+    PROJECT,
     /** Command-line usage (SPEC §13). */
     CLI
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The complete, checked outcome of one execution (SPEC §10).
@@ -38,6 +39,7 @@ import java.util.Optional;
  *     one was pinned and the launch got that far (the Linux supervisor checks it on the very file
  *     descriptor it executes); empty when no digest was pinned
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record ExecutionEnvelope(
         ExecutionStatus status,
         RunId runId,

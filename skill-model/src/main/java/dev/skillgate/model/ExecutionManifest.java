@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * A parsed and checked {@code execution.json} (schemaVersion 1, SPEC §4).
@@ -23,6 +24,7 @@ import java.util.Set;
  * @param timeout the execution deadline
  * @param maxOutputBytes the stdout bound
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ExecutionManifest(
         int schemaVersion,
         PortablePath entrypoint,

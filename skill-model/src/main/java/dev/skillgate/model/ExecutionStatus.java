@@ -1,6 +1,9 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /** How an execution ended (SPEC §10). Only {@link #SUCCEEDED} carries validated output. */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public enum ExecutionStatus {
     /** Exit code 0, cleanup proven, and stdout was exactly one JSON value valid against the output schema. */
     SUCCEEDED,

@@ -1,9 +1,12 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * Which supervisor hardening layer applied to a run (SPEC §11). None of them is a sandbox: a
  * consented script always runs with the host user's file and network access.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum HardeningLayer {
     /** No supervisor hardening (nothing started, or the portable supervisor). */
     NONE,

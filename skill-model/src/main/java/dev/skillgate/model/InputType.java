@@ -1,6 +1,9 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /** A kind of input an agent can supply to a skill (SPEC §5). */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum InputType {
     /** Plain text. */
     TEXT("text"),

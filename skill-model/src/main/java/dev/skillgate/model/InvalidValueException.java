@@ -1,6 +1,7 @@
 package dev.skillgate.model;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Thrown when a value type is constructed from input that breaks its rules.
@@ -9,6 +10,7 @@ import java.util.Objects;
  * untrusted input into values can report a specific code without parsing messages. The message is
  * short and never echoes more than a bounded, escaped prefix of the rejected input.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class InvalidValueException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * The fixed numeric bounds of SPEC §15, in one place.
  *
@@ -7,6 +9,7 @@ package dev.skillgate.model;
  * choose within a range are types ({@link Timeout}, {@link OutputLimit}) whose constructors reject
  * out-of-range values; the rest are constants here.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class Limits {
     private Limits() {}
 

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A network destination a contract declares: a credential-free {@code https} origin,
@@ -18,6 +19,7 @@ import java.util.Objects;
  *
  * @param origin canonical origin text
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record NetworkDestination(String origin) {
 
     /** Longest origin text accepted. */

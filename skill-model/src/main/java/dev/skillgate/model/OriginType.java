@@ -1,6 +1,9 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /** Where a contract says a skill comes from (SPEC §5). */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum OriginType {
     /** A local skill nobody signed: needs first-use approval. */
     LOCAL_UNSIGNED("local-unsigned"),

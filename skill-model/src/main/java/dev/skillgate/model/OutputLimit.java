@@ -1,5 +1,7 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * The most stdout bytes a script may write; one byte more terminates the run as
  * {@link ErrorCode#OUTPUT_LIMIT}.
@@ -9,6 +11,7 @@ package dev.skillgate.model;
  *
  * @param bytes the bound in bytes
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record OutputLimit(int bytes) implements Comparable<OutputLimit> {
     /** Smallest bound. */
     public static final int MIN_BYTES = 1;

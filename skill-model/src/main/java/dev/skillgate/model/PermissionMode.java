@@ -1,10 +1,13 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * How much a skill may change, as declared by its contract and granted by an agent context.
  * Ordered: each mode includes the ones before it. A declaration, not an enforcement: Skillgate does
  * not confine a running script (no sandbox).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum PermissionMode {
     /** Reads only. */
     READ_ONLY("read-only"),

@@ -6,6 +6,7 @@ import java.text.Normalizer;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A bundle-relative path that is safe to resolve under a skill root on every platform.
@@ -28,6 +29,7 @@ import java.util.Objects;
  *
  * @param value the path text, {@code /}-separated
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PortablePath(String value) implements Comparable<PortablePath> {
 
     /** Longest allowed path, in UTF-8 bytes. */

@@ -1,11 +1,14 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * How the script's own process ended, when known.
  *
  * <p>Sealed: {@link Code}, {@link Signal} or {@link NotObserved}. Knowing the exit says nothing
  * about descendants; see {@link CleanupReport}.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface ProcessExit {
 
     /** The process exited with a code. */

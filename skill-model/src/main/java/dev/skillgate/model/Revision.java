@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The content revision of a captured skill artifact: {@code sha256:} + hex of the framed SHA-256
@@ -17,6 +18,7 @@ import java.util.Objects;
  *
  * @param digest the framed digest
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Revision(Sha256Digest digest) {
 
     public Revision {

@@ -2,6 +2,7 @@ package dev.skillgate.model;
 
 import java.util.Objects;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * Identifies one live agent run: the scope of a consent ledger (SPEC §8).
@@ -11,6 +12,7 @@ import java.util.UUID;
  *
  * @param value the identifier
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public record RunId(String value) {
     public RunId {
         Identifiers.check(Objects.requireNonNull(value, "value"), "run id");

@@ -3,6 +3,7 @@ package dev.skillgate.model;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The pinned Node runtime a consent binds to: an absolute binary path, its exact version string
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param version exact expected version string
  * @param binaryDigest expected SHA-256 of the binary, if pinned
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record RuntimeIdentity(Path executable, String version, Optional<Sha256Digest> binaryDigest) {
     public RuntimeIdentity {
         Objects.requireNonNull(executable, "executable");

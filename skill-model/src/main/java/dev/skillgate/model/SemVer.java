@@ -3,6 +3,7 @@ package dev.skillgate.model;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A strict Semantic Versioning 2.0.0 version: {@code MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD]}.
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param preRelease dot-separated pre-release identifiers (empty for a release)
  * @param build dot-separated build identifiers (empty for none)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SemVer(BigInteger major, BigInteger minor, BigInteger patch, List<String> preRelease, List<String> build)
         implements Comparable<SemVer> {
 

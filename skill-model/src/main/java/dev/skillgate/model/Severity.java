@@ -1,6 +1,9 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /** How much a {@link Diagnostic} matters to the verdict it belongs to. */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum Severity {
     /** Fails the verdict it is reported under. */
     ERROR,

@@ -4,6 +4,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A SHA-256 digest, printed and parsed as {@code sha256:} followed by 64 lowercase hex digits.
@@ -14,6 +15,7 @@ import java.util.Objects;
  *
  * @param hex the 64 lowercase hex digits, without prefix
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Sha256Digest(String hex) {
 
     /** The text prefix. */

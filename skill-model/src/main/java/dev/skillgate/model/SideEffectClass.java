@@ -1,6 +1,9 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /** The side effects a contract declares, from none to writes outside the machine. */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum SideEffectClass {
     /** No side effects. */
     NONE("none"),

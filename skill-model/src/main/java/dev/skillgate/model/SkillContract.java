@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * A parsed {@code skill.contract.json} (SPEC §5): what a skill declares it needs from the agent that
@@ -26,6 +27,7 @@ import java.util.Set;
  * @param networkDestinations https origins the skill contacts
  * @param sideEffectClass side effects the skill has
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SkillContract(
         Identity identity,
         Origin origin,

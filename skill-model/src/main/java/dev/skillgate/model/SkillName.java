@@ -3,6 +3,7 @@ package dev.skillgate.model;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A skill name that satisfies the Agent Skills standard read literally (the strict profile).
@@ -15,6 +16,7 @@ import java.util.Objects;
  *
  * @param value the name
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SkillName(String value) implements Comparable<SkillName> {
 
     /** Longest allowed name, in characters. */

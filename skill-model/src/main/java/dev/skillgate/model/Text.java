@@ -1,5 +1,7 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * Helpers for putting untrusted text into messages safely.
  *
@@ -7,6 +9,7 @@ package dev.skillgate.model;
  * {@link #excerpt}, so that no message echoes a large value, a secret-sized blob or a terminal
  * escape sequence.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class Text {
     /** Longest excerpt of untrusted input quoted in a message, in code points. */
     public static final int EXCERPT_CODE_POINTS = 40;

@@ -1,6 +1,7 @@
 package dev.skillgate.model;
 
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * An execution deadline in milliseconds, measured from spawn on a monotonic clock.
@@ -10,6 +11,7 @@ import java.time.Duration;
  *
  * @param millis the deadline in milliseconds
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record Timeout(int millis) implements Comparable<Timeout> {
     /** Shortest deadline. */
     public static final int MIN_MILLIS = 1_000;

@@ -1,9 +1,12 @@
 package dev.skillgate.model;
 
+import org.apiguardian.api.API;
+
 /**
  * A class of agent tools a skill needs (SPEC §5). A declaration checked against the agent context;
  * it never grants a tool.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public enum ToolClass {
     /** The agent's own built-in tools. */
     AGENT_NATIVE("agent-native"),

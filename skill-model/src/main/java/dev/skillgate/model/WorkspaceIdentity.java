@@ -2,6 +2,7 @@ package dev.skillgate.model;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The workspace a script runs in, identified by its resolved real path and the file system's file
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param fileKey the file system's key for the directory (its {@code toString()}), or {@code "none"}
  *     where the platform has none
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record WorkspaceIdentity(Path realPath, String fileKey) {
     public WorkspaceIdentity {
         Objects.requireNonNull(realPath, "realPath");

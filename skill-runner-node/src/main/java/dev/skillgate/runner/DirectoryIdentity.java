@@ -6,6 +6,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The device and inode of a directory, as {@code stat} reports them: what a launch's working
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param device {@code st_dev}
  * @param inode {@code st_ino}
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record DirectoryIdentity(long device, long inode) {
 
     /**

@@ -3,6 +3,7 @@ package dev.skillgate.runner;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.RunId;
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /**
  * A started execution: cancel it, or wait for its envelope.
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletionStage;
  * <p>The envelope completes exactly once and never exceptionally for an expected outcome
  * (refusal, failure, timeout, cancel, overflow, unproven cleanup are all envelopes).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface ExecutionHandle {
 
     /** The run the execution belongs to. */

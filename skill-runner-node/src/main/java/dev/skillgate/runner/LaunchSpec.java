@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything a {@link ProcessSupervisor} needs to start and bound one process. Built by the runner,
@@ -39,6 +40,7 @@ import java.util.Optional;
  * @param ceilings optional resource ceilings (rlimits) for the child
  * @param ownership called with the supervisor's identity before the child starts
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record LaunchSpec(
         RunId runId,
         Path executable,

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * What to run: the consented captured bytes, their expected revision, the checked invocation bytes
@@ -33,6 +34,7 @@ import java.util.TreeMap;
  *     binds the launch to the identity of the directory it resolves itself
  * @param outputCheck decides whether stdout is an acceptable result
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record NodeRunRequest(
         RunId runId,
         ExecutionManifest manifest,

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The direct-argv Node runner (SPEC §10): runs exactly the consented captured bytes with exactly the
@@ -29,6 +30,7 @@ import java.util.Optional;
  * <p>Not a sandbox: the script runs as the host user with the user's files and network. The runner
  * does not check consent; the engine does, and hands the runner only approved requests.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class NodeRunner {
 
     private final Path dataDirectory;

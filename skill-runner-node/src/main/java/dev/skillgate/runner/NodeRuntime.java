@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * A pinned Node runtime: an absolute binary path, the exact version string it must print, and
@@ -62,6 +63,7 @@ import java.util.regex.Pattern;
  * (a distribution's {@code libnode.so}); it cannot detect a clock set back by root or a raw write to
  * the block device.
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public final class NodeRuntime {
 
     /** How long {@code --version} may take. */

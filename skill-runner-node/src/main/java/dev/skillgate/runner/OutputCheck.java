@@ -3,6 +3,7 @@ package dev.skillgate.runner;
 import dev.skillgate.model.Diagnostic;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Decides whether a script's stdout is an acceptable result: the seam through which the engine
@@ -16,6 +17,7 @@ import java.util.Objects;
  * runner reports {@code OUTPUT_NOT_JSON}.
  */
 @FunctionalInterface
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface OutputCheck {
 
     /**

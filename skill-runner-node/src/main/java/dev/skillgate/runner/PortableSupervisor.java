@@ -3,6 +3,7 @@ package dev.skillgate.runner;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.runner.internal.PortableRun;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The portable supervisor: {@link ProcessBuilder} with an argument array, stdin written then closed,
@@ -18,6 +19,7 @@ import java.util.Objects;
  * is {@code NONE}. Use it only where no proving supervisor exists and the host has opted in
  * ({@code NodeRunner.Builder#acceptUnprovenCleanup}). Not a sandbox.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class PortableSupervisor implements ProcessSupervisor {
 
     private static final SupervisorCapabilities CAPABILITIES = new SupervisorCapabilities(

@@ -1,5 +1,7 @@
 package dev.skillgate.runner;
 
+import org.apiguardian.api.API;
+
 /**
  * Service-provider interface: starts one process described by a {@link LaunchSpec}, streams its
  * output within bounds, enforces its deadline, terminates its whole tree at the end and reports
@@ -28,6 +30,7 @@ package dev.skillgate.runner;
  * </ul>
  * A supervisor is not a sandbox: the child runs with the host user's file and network access.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface ProcessSupervisor {
 
     /** A stable, human-readable name, e.g. {@code linux-subreaper} or {@code portable}. */

@@ -3,12 +3,14 @@ package dev.skillgate.runner;
 import dev.skillgate.model.ExecutionStatus;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Progress of one execution, in order: {@link Staged}, {@link Started}, any number of
  * {@link OutputBytes}, optionally {@link Terminating}, then exactly one {@link Settled}. A refused
  * execution may settle without the earlier events. Events carry counts and states, never output.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface ProgressEvent {
 
     /**

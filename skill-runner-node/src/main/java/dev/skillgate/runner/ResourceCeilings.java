@@ -1,6 +1,7 @@
 package dev.skillgate.runner;
 
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * Optional rlimit ceilings for the child (the Linux helper applies them with {@code setrlimit};
@@ -12,6 +13,7 @@ import java.util.OptionalLong;
  * @param fileSizeBytes {@code RLIMIT_FSIZE}
  * @param openFiles {@code RLIMIT_NOFILE}
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record ResourceCeilings(
         OptionalLong cpuSeconds, OptionalLong dataBytes, OptionalLong fileSizeBytes, OptionalLong openFiles) {
 

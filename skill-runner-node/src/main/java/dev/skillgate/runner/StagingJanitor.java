@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Removes staging directories left behind by runs whose owner is provably dead (a JVM that was
@@ -45,6 +46,7 @@ import java.util.Set;
  * swept recursively. Call {@link #sweep()} when the host starts, or {@link #sweep(RemovalApproval)}
  * when each removal must first be recorded (the engine records an audited resolution).
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class StagingJanitor {
 
     /** Most run directories examined per sweep. */

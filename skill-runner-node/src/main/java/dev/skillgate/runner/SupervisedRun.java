@@ -1,8 +1,10 @@
 package dev.skillgate.runner;
 
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /** A running supervised process. */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface SupervisedRun {
 
     /**

@@ -1,9 +1,12 @@
 package dev.skillgate.runner;
 
+import org.apiguardian.api.API;
+
 /**
  * Progress events from a supervised run. Events carry counts, never output contents. Called on a
  * supervisor thread; implementations must be quick and must not throw (exceptions are ignored).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface SupervisionListener {
 
     /** A listener that ignores everything. */

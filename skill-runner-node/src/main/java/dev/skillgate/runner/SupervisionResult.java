@@ -5,6 +5,7 @@ import dev.skillgate.model.ProcessExit;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link ProcessSupervisor} observed about one run: how it ended, the bounded output bytes,
@@ -26,6 +27,7 @@ import java.util.Objects;
  *     followed by {@code ':'} (e.g. {@code "RUNTIME_MISMATCH: digest differs"}); the runner then reports
  *     that code instead of its generic one
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisionResult(
         Outcome outcome,
         ProcessExit exit,

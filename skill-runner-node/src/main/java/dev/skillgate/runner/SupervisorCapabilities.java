@@ -2,6 +2,7 @@ package dev.skillgate.runner;
 
 import dev.skillgate.model.HardeningLayer;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link ProcessSupervisor} can do on this machine.
@@ -14,6 +15,7 @@ import java.util.Objects;
  *     supervisor's detail starts with the {@code ErrorCode} name that explains it, and one starting
  *     with {@code SUPERVISOR_TAMPERED:} makes the engine refuse every execution
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisorCapabilities(
         boolean available, boolean provesCleanup, HardeningLayer hardening, String detail) {
     public SupervisorCapabilities {

@@ -1,6 +1,7 @@
 package dev.skillgate.runner;
 
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The identity of the process that owns a run's tree: its pid, a start-time token that tells it
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param startTimeToken the owner's start time as the platform reports it
  * @param attemptToken a token unique to this launch attempt
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisorIdentity(long pid, String startTimeToken, String attemptToken) {
     public SupervisorIdentity {
         Objects.requireNonNull(startTimeToken, "startTimeToken");

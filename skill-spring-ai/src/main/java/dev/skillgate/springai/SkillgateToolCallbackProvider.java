@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
@@ -41,6 +42,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * construction. Callbacks are listed afresh at each {@link #getToolCallbacks()} call. Not a sandbox.
  * One provider per host binding.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class SkillgateToolCallbackProvider implements ToolCallbackProvider {
     private final SkillTools tools;
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * An approval request as an approval surface other than Skillgate's console shows it — an MCP
@@ -19,6 +20,7 @@ import java.util.Optional;
  *
  * <p>It renders; it decides nothing. Whoever shows it must show all of it.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class ApprovalFacts {
     /** Longest entrypoint source appended to a rendering, in characters; longer sources are named only. */
     public static final int MAX_INLINE_SOURCE = 16 * 1024;

@@ -2,6 +2,7 @@ package dev.skillgate.tools;
 
 import dev.skillgate.model.Revision;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One skill whose script can be offered to the model as a tool: its name (also the tool's name),
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param inputSchemaJson the {@code inputSchema} as JSON text (inside the bounded schema subset)
  * @param revision the revision of the capture the schema comes from
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ExecutableSkill(String name, String description, String inputSchemaJson, Revision revision) {
     public ExecutableSkill {
         Objects.requireNonNull(name, "name");

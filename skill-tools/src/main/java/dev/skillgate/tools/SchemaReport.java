@@ -3,6 +3,7 @@ package dev.skillgate.tools;
 import dev.skillgate.model.Diagnostic;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * How one executable skill's {@code inputSchema} was mapped onto a framework's tool parameters.
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param droppedAnnotations JSON pointers of annotations the framework's type cannot carry
  * @param problems why the tool is not offered; empty when it is
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record SchemaReport(String skill, boolean offered, List<String> droppedAnnotations, List<Diagnostic> problems) {
     public SchemaReport {
         Objects.requireNonNull(skill, "skill");

@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -50,6 +51,7 @@ import tools.jackson.databind.JsonNode;
  * the manifest does not declare are read from disk on demand and are not covered by any approval.
  * One instance per host binding; it keeps no static state. Thread-safe.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class SkillTools {
     /** The tool that returns a skill's approved instructions. */
     public static final String ACTIVATE_SKILL = "activate_skill";
@@ -101,7 +103,7 @@ public final class SkillTools {
     public String catalogPrompt() {
         List<SkillCatalog.Entry> entries = new ArrayList<>();
         for (SkillSummary s : gate.catalog()) {
-            entries.add(new SkillCatalog.Entry(s.name(), s.description(), s.location()));
+            entries.add(new SkillCatalog.Entry(s.name(), s.description(), s.location(), s.modelInvocationDisabled()));
         }
         return SkillCatalog.ofEntries(entries).prompt();
     }
@@ -125,14 +127,15 @@ public final class SkillTools {
     /**
      * The skills whose script can be offered as a tool, by name: captured now (inert), with an
      * accepted manifest and input schema. Skills that cannot be captured or have no usable manifest
-     * are prompt skills only and are not listed.
+     * are prompt skills only and are not listed; nor are skills that set {@code
+     * disable-model-invocation: true}, which are left out of {@link #catalogPrompt()} too.
      */
     public List<ExecutableSkill> executableSkills() {
         List<ExecutableSkill> out = new ArrayList<>();
         for (SkillSummary s : gate.catalog()) {
             Path dir = s.location().getParent();
-            if (dir == null) {
-                continue;
+            if (dir == null || s.modelInvocationDisabled()) {
+                continue; // disable-model-invocation: true is never offered to the model (decision 0635)
             }
             CaptureOutcome outcome;
             try {

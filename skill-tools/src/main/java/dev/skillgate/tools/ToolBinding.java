@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What the host binds and the model can never pass or change: the run, the agent, the agent
@@ -24,6 +25,7 @@ import java.util.Optional;
  * @param workspace the scripts' working directory (not a boundary)
  * @param callerDeadline how long one tool call waits for an outcome, when set (1 ms to 1 hour)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ToolBinding(
         RunId run, AgentId agent, AgentContext agentContext, Path workspace, Optional<Duration> callerDeadline) {
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What one tool call returns to the model: {@link Success} (the checked output, the approved
@@ -19,6 +20,7 @@ import java.util.Objects;
  * a value, not an exception: every adapter turns it into its framework's tool error result, so a
  * refusal never breaks the agent loop and never falls back to anything else.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failure {
 
     /** Whether the call failed or was refused. */

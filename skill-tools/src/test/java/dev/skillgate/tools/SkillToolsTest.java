@@ -51,8 +51,20 @@ class SkillToolsTest {
                 .inputSchema(SCHEMA)
                 .write();
         skillgate.bundle("prompt-only").description("Only words.").noManifest().write();
+        // Issue 18: a user-only skill reached the model-facing block; now neither block nor tool.
+        skillgate
+                .bundle("user-only")
+                .frontmatterLine("disable-model-invocation: true")
+                .script("scripts/run.mjs", "process.stdout.write('{}')")
+                .inputSchema(SCHEMA)
+                .write();
 
         SkillTools tools = tools();
+        assertThat(skillgate.gate().catalog())
+                .filteredOn(s -> s.name().equals("user-only"))
+                .singleElement()
+                .satisfies(s -> assertThat(s.modelInvocationDisabled()).isTrue());
+        assertThat(tools.catalogPrompt()).doesNotContain("user-only");
 
         assertThat(tools.executableSkills()).singleElement().satisfies(s -> {
             assertThat(s.name()).isEqualTo("runner");

@@ -1,6 +1,9 @@
 package dev.skillgate.workflow;
 
+import org.apiguardian.api.API;
+
 /** Why a workflow ended (its final record). */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public enum EndReason {
     /** Every step is settled or decided. */
     COMPLETED,

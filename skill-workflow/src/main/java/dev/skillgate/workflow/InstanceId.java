@@ -4,6 +4,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The name of one host instance that may own workflows ({@code [a-z0-9][a-z0-9.-]{0,63}}), chosen by
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
  *
  * @param value the name
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record InstanceId(String value) {
     /** The pattern an instance id matches. */
     public static final Pattern PATTERN = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");

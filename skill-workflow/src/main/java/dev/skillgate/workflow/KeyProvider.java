@@ -2,6 +2,7 @@ package dev.skillgate.workflow;
 
 import dev.skillgate.workflow.internal.FileKeyProvider;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * Wraps and unwraps the per-record data keys of the workflow store (envelope encryption). A host may
@@ -14,6 +15,7 @@ import java.nio.file.Path;
  * (missing or unsafe key file, KMS down) throws with {@code WORKFLOW_KEY_UNAVAILABLE}. A provider
  * never returns a wrong key: an unwrap either returns the exact data key or throws.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public interface KeyProvider {
 
     /** The id of the key new records are wrapped under (1-64 of {@code [A-Za-z0-9._:-]}). */

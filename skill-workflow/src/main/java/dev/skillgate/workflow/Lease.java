@@ -2,6 +2,7 @@ package dev.skillgate.workflow;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What an owner holds: the workflow, the owner, the fencing token the store issued when this owner
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param fencingToken the token (1 for the creator)
  * @param expiresAt when the lease ends unless renewed (the store's clock)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record Lease(WorkflowId workflow, OwnerIdentity owner, long fencingToken, Instant expiresAt) {
     public Lease {
         Objects.requireNonNull(workflow, "workflow");

@@ -3,6 +3,7 @@ package dev.skillgate.workflow;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Who owns a workflow: the instance, the host it runs on, and — where the process can name itself —
@@ -17,6 +18,7 @@ import java.util.regex.Pattern;
  *     machine id and boot id, so a reboot is another host)
  * @param process the owner's process identity, when it has one
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record OwnerIdentity(InstanceId instance, String hostId, Optional<ProcessIdentity> process) {
     /** The pattern a host id matches. */
     public static final Pattern HOST = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");

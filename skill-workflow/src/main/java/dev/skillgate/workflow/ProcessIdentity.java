@@ -4,6 +4,7 @@ import dev.skillgate.workflow.internal.Procs;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * A local process named so that a reused pid is not mistaken for it: the pid and its start-time
@@ -13,6 +14,7 @@ import java.util.regex.Pattern;
  * @param pid the process id (1 or more)
  * @param startToken the start-time token (decimal digits, at most 20)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record ProcessIdentity(long pid, String startToken) {
     private static final Pattern TOKEN = Pattern.compile("[0-9]{1,20}");
 

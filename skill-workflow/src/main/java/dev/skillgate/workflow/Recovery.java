@@ -3,6 +3,7 @@ package dev.skillgate.workflow;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What the durable records of one workflow say, verified and opened: its head (owner, token, lease),
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param steps every step, in plan order
  * @param ended how it ended, if it did
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record Recovery(
         StoredWorkflow head, WorkflowDefinition definition, List<StepView> steps, Optional<EndReason> ended) {
     public Recovery {

@@ -1,6 +1,7 @@
 package dev.skillgate.workflow;
 
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What a retention cleanup removed: only workflows that had ended before the retention period, each
@@ -8,6 +9,7 @@ import java.util.List;
  *
  * @param removed the removed workflows
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record RetentionReport(List<StoredWorkflow> removed) {
     public RetentionReport {
         removed = List.copyOf(removed);

@@ -2,6 +2,7 @@ package dev.skillgate.workflow;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One record as a {@link WorkflowStore} keeps it: its position (workflow, sequence), the schema
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param fencingToken the fencing token of the owner that sealed it
  * @param sealed the envelope bytes (copied in and out)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record SealedRecord(WorkflowId workflow, int sequence, int schemaVersion, long fencingToken, byte[] sealed) {
     /** The most bytes one sealed record may have. */
     public static final int MAX_BYTES = 1024 * 1024;

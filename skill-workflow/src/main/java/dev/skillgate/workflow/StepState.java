@@ -1,6 +1,9 @@
 package dev.skillgate.workflow;
 
+import org.apiguardian.api.API;
+
 /** What the durable records say about one step. */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public enum StepState {
     /** Never started: a remaining step (needs fresh run-scoped consent to run). */
     NOT_STARTED,

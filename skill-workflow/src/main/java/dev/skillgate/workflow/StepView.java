@@ -2,6 +2,7 @@ package dev.skillgate.workflow;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One step as recovery shows it: the planned step, its state, and the last start and settlement
@@ -13,6 +14,7 @@ import java.util.Optional;
  * @param started its last start record
  * @param settled its last settlement record
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record StepView(
         int index,
         WorkflowDefinition.Step step,

@@ -3,6 +3,7 @@ package dev.skillgate.workflow;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A store's view of one workflow's head: its owner, fencing token and lease, how many records it
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param createdAt when it was created (store clock)
  * @param endedAt when its final record was appended (store clock), if it ended
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record StoredWorkflow(
         WorkflowId id,
         OwnerIdentity owner,

@@ -8,6 +8,7 @@ import dev.skillgate.model.SkillName;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The host-verified, bounded plan of one durable workflow, as it was approved: run, agent, workspace
@@ -26,6 +27,7 @@ import java.util.Optional;
  * @param steps the steps, in plan order
  * @param planDigest the approved plan's digest
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record WorkflowDefinition(
         WorkflowId workflow,
         RunId run,

@@ -5,6 +5,7 @@ import dev.skillgate.model.InvalidValueException;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The identity of one durable workflow: a random (type 4) UUID from the JDK's strong random source.
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
  *
  * @param value the UUID
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record WorkflowId(UUID value) {
     private static final Pattern CANONICAL =
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");

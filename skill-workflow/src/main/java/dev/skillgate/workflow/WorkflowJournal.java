@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * The typed, encrypting side of the workflow store: it seals every {@link WorkflowRecord} under a
@@ -44,6 +45,7 @@ import java.util.concurrent.TimeUnit;
  * private daemon thread every third of the lease; an owner paused longer than its lease may be taken
  * over, and its later writes are then rejected.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class WorkflowJournal implements AutoCloseable {
     /** The default lease. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);

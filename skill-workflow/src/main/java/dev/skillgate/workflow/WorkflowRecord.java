@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One versioned record of a durable workflow (schema version {@link #SCHEMA_VERSION}). The closed set
@@ -15,6 +16,7 @@ import java.util.Optional;
  * cleanup proof, checked output), an operator's decision about an unknown step, and the end. There is
  * no record type for consent, a grant or a receipt: none is ever stored.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public sealed interface WorkflowRecord {
     /** The schema version this build writes and the only one it reads; any other is refused. */
     int SCHEMA_VERSION = 1;

@@ -4,6 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of a workflow journal operation: a value or one error {@link Diagnostic} with a stable
@@ -13,6 +14,7 @@ import java.util.Optional;
  * @param failure the reason on failure
  * @param <T> the value type
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public record WorkflowResult<T>(Optional<T> value, Optional<Diagnostic> failure) {
     public WorkflowResult {
         Objects.requireNonNull(value, "value");

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Persists sealed workflow records and each workflow's owner, lease and fencing token (SPEC §20,
@@ -33,6 +34,7 @@ import java.util.Optional;
  * A store is trusted host code, like every SPI here: it can lose records (the journal then reports
  * the gap) but it cannot forge them, because it does not hold the keys.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public interface WorkflowStore extends AutoCloseable {
 
     /**

@@ -2,6 +2,7 @@ package dev.skillgate.workflow;
 
 import dev.skillgate.model.ErrorCode;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A {@link WorkflowStore} operation that did not happen, with its stable code: {@code WORKFLOW_FENCED}
@@ -9,6 +10,7 @@ import java.util.Objects;
  * {@code WORKFLOW_TERMINAL}, {@code WORKFLOW_STORE_CORRUPT}, {@code WORKFLOW_SCHEMA_UNKNOWN} or
  * {@code WORKFLOW_STORE_IO}. When it is thrown nothing was changed.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class WorkflowStoreException extends Exception {
     private static final long serialVersionUID = 1L;
 

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * accepted. What it cannot check: that a sink which returns normally really stored the record —
  * a sink must throw when it did not.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public abstract class AbstractAuditSinkContractTest {
     /** A fresh temporary directory per test. */
     @TempDir

@@ -4,9 +4,11 @@ import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.TrustScope;
 import dev.skillgate.model.RunId;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 
 /** AssertJ assertions for the events of an audit log, in order. */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class AuditTrailAssert extends AbstractAssert<AuditTrailAssert, List<AuditEvent>> {
 
     AuditTrailAssert(List<AuditEvent> actual) {

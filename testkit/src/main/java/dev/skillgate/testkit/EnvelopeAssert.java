@@ -8,12 +8,14 @@ import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.Revision;
 import java.util.Arrays;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 
 /**
  * AssertJ assertions for an {@link ExecutionEnvelope}. Failure messages show the status, the error
  * codes and the cleanup report — never the output text unless the assertion is about it.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class EnvelopeAssert extends AbstractAssert<EnvelopeAssert, ExecutionEnvelope> {
 
     EnvelopeAssert(ExecutionEnvelope actual) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An {@link AuditSink} that keeps every record it accepts in memory, for tests: what a host's SIEM or
@@ -17,6 +18,7 @@ import java.util.Objects;
  * it throw, standing in for a destination that is down, so a test can watch the log halt
  * ({@code AUDIT_SINK_FAILED}). Unbounded by design: it is for tests, not for production logs.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class InMemoryAuditSink implements AuditSink {
     private final String name;
     private final List<ExportedRecord> received = new ArrayList<>();

@@ -3,11 +3,13 @@ package dev.skillgate.testkit;
 import dev.skillgate.model.Limits;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * Invocation bytes for tests, valid and hostile: nested too deep, too large, invalid UTF-8, with a
  * byte-order mark, duplicate keys, a second value.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class Inputs {
     private Inputs() {}
 

@@ -8,9 +8,11 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Revision;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 
 /** AssertJ assertions for an {@link Inspection} (what {@code SkillGate.inspect} reports). */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class InspectionAssert extends AbstractAssert<InspectionAssert, Inspection> {
 
     InspectionAssert(Inspection actual) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * A fluent writer of one synthetic skill bundle on disk: valid ones (SKILL.md, an execution manifest
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  * entrypoint is the first script unless {@link #entrypoint} says otherwise. A bundle written here
  * runs nothing by being written; running it still takes consent.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillBundle {
     private final Path root;
     private final String name;

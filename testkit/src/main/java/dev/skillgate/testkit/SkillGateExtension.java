@@ -30,6 +30,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -66,6 +67,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * denies (or holds, see {@link Builder#holdApprovals()}). Not for tests that run concurrently in one
  * class. Nothing here is a sandbox; scripted approvals exist for tests only.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillGateExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(SkillGateExtension.class);

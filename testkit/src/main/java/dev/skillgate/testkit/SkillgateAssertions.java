@@ -4,8 +4,10 @@ import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.inspect.Inspection;
 import dev.skillgate.model.ExecutionEnvelope;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /** Entry points of the testkit's AssertJ assertions. */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SkillgateAssertions {
     private SkillgateAssertions() {}
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * Finds the Node binary for tests, the way the README says, and pins it.
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  * host pins it. Its version is asked once, with an empty environment. For tests only: a production
  * host pins a known binary and version, and ideally the binary's digest. See {@link TestNodeBinary}.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class TestNode {
     /** The system property naming the Node binary for tests. */
     public static final String PROPERTY = TestNodeBinary.PROPERTY;

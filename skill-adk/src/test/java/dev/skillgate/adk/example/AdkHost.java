@@ -54,31 +54,39 @@ public final class AdkHost {
 
     @SuppressWarnings("unchecked")
     static int run(String[] args, InputStream in, PrintStream out) throws Exception {
-        Path work = Files.createTempDirectory("skillgate-adk-");
+        Path workspace = Files.createTempDirectory("skillgate-adk-");
+        Path dataDir = workspace.resolve("data");
+        Path skillsRoot = Path.of(args[0]).toAbsolutePath();
+        Path node = Path.of(args[1]);
+        String nodeVersion = args[2];
         String skill = args[3];
         Map<String, Object> input = JsonMapper.builder().build().readValue(args[4], Map.class);
         BufferedReader terminal = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        AdkApprovals approvals = AdkApprovals.create();
-        try (SkillGate gate = SkillGate.builder()
-                .dataDirectory(work.resolve("data"))
-                .skillRoot(Path.of(args[0]).toAbsolutePath())
-                .nodeRuntime(NodeRuntime.pinned(Path.of(args[1]), args[2]))
+        ToolBinding binding = ToolBinding.of(
+                RunId.random(),
+                AgentId.of("adk-example"),
+                AgentContext.of("adk-example", SemVer.parse("1.0.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY),
+                workspace);
+        BaseLlm model = new ScriptedModel(skill, input);
+        // snippet:begin adk
+        AdkApprovals approvals = AdkApprovals.create(); // or withFallback(myApprovalUi)
+        SkillGate gate = SkillGate.builder()
+                .dataDirectory(dataDir)
+                .skillRoot(skillsRoot)
+                .nodeRuntime(NodeRuntime.pinned(node, nodeVersion))
                 .approvalChannel(approvals)
-                .build()) {
-            AgentContext context =
-                    AgentContext.of("adk-example", SemVer.parse("1.0.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY);
-            SkillgateToolset toolset = new SkillgateToolset(
-                    gate, ToolBinding.of(RunId.random(), AgentId.of("adk-example"), context, work), approvals);
-            LlmAgent agent = LlmAgent.builder()
-                    .name("assistant")
-                    .model(new ScriptedModel(skill, input))
-                    .instruction("Use skills.")
-                    .tools(toolset)
-                    .build();
-            InMemoryRunner runner = new InMemoryRunner(agent, "skillgate-adk-example");
-            Session session = runner.sessionService()
-                    .createSession("skillgate-adk-example", "user")
-                    .blockingGet();
+                .build();
+        SkillgateToolset skills = new SkillgateToolset(gate, binding, approvals);
+        LlmAgent agent =
+                LlmAgent.builder().name("assistant").model(model).tools(skills).build();
+        InMemoryRunner runner = new InMemoryRunner(agent, "app");
+        // Your UI: when the events contain an adk_request_confirmation call, show its toolConfirmation.hint
+        // (Skillgate's full approval text) and answer with a FunctionResponse
+        // {name: "adk_request_confirmation", id: <that call's id>, response: {confirmed: true|false}}.
+        // snippet:end adk
+        try (gate) {
+            Session session =
+                    runner.sessionService().createSession("app", "user").blockingGet();
             List<Event> events = runner.runAsync("user", session.id(), Content.fromParts(Part.fromText("Use " + skill)))
                     .toList()
                     .blockingGet();
@@ -108,7 +116,7 @@ public final class AdkHost {
                     .reduce((a, b) -> b)
                     .orElse("");
             out.println("assistant: " + answer);
-            toolset.close();
+            skills.close();
             return answer.contains("SUCCEEDED") ? 0 : 3;
         }
     }

@@ -8,6 +8,7 @@ import dev.skillgate.model.InvalidValueException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One publisher key the host allows: the principals it may sign for, an OpenSSH Ed25519 public key
@@ -24,6 +25,7 @@ import java.util.Optional;
  * @param namespaces namespace patterns the key may sign in; empty for no restriction
  * @param line 1-based line in the {@code allowed_signers} file, or 0 when added programmatically
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record PublisherKey(List<String> principals, String publicKey, Optional<List<String>> namespaces, int line) {
 
     /** Longest principal or namespace pattern accepted, in UTF-16 units. */

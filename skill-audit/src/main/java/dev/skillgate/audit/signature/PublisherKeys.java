@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The publisher keys a host allows, parsed from an OpenSSH {@code allowed_signers} file or built in
@@ -24,6 +25,7 @@ import java.util.Objects;
  * with {@link #hasErrors()}. The set is immutable and thread-safe. It is configuration the host
  * trusts: Skillgate does not check who wrote it, and it has no expiry or revocation of its own.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class PublisherKeys {
 
     /** Largest allowed-signers file read, in bytes. */

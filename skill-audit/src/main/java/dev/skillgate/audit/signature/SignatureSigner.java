@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Signs {@link SignatureStatement}s with a publisher's OpenSSH Ed25519 private key, producing the
@@ -33,6 +34,7 @@ import java.util.Objects;
  * the skill is safe. {@link #close()} overwrites the key's seed; copies inside Bouncy Castle and
  * the JVM's garbage are not under our control. Thread-safe.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SignatureSigner implements AutoCloseable {
 
     /** Largest private key file read, in bytes. */

@@ -7,6 +7,7 @@ import dev.skillgate.model.Sha256Digest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The statement a publisher signs: the SHA-256 digest of the exact {@code skill.contract.json}
@@ -27,6 +28,7 @@ import java.util.Objects;
  * @param contractDigest SHA-256 of the exact contract bytes
  * @param revision the content revision of the captured files
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SignatureStatement(Sha256Digest contractDigest, Revision revision) {
 
     /** The first line; a new statement layout gets a new tag, never a silent change. */

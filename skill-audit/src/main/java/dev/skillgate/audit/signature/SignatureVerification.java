@@ -5,6 +5,7 @@ import dev.skillgate.model.ErrorCode;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of verifying a publisher signature: {@link Verified} or {@link Rejected}.
@@ -14,6 +15,7 @@ import java.util.Optional;
  * revision. It is not a safety verdict on the skill, and it proves nothing about a key the host
  * should no longer trust.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public sealed interface SignatureVerification permits SignatureVerification.Verified, SignatureVerification.Rejected {
 
     /** Whether the signature verified. */

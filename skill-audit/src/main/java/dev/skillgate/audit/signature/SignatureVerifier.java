@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Verifies a skill publisher's signature file against the host's allowed publisher keys (SPEC §5).
@@ -38,6 +39,7 @@ import java.util.Optional;
  * running a script; it says an allowed key vouched for these exact bytes. Stateless and
  * thread-safe; never throws for any file content.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SignatureVerifier {
 
     /** The SSH signature namespace publishers sign in ({@code ssh-keygen -Y sign -n skillgate}). */

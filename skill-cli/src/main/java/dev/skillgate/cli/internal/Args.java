@@ -15,6 +15,7 @@ import java.util.Set;
  */
 final class Args {
     private final Map<String, String> options = new LinkedHashMap<>();
+    private final Map<String, List<String>> repeated = new LinkedHashMap<>();
     private final List<String> positionals = new ArrayList<>();
 
     private Args() {}
@@ -26,6 +27,15 @@ final class Args {
      * @param valued options that take one value
      */
     static Args parse(List<String> args, Set<String> flags, Set<String> valued) throws UsageException {
+        return parse(args, flags, valued, Set.of());
+    }
+
+    /**
+     * Parses {@code args}; options in {@code repeatable} take one value and may be given several
+     * times ({@link #values}).
+     */
+    static Args parse(List<String> args, Set<String> flags, Set<String> valued, Set<String> repeatable)
+            throws UsageException {
         Args parsed = new Args();
         boolean onlyPositionals = false;
         for (int i = 0; i < args.size(); i++) {
@@ -50,6 +60,15 @@ final class Args {
                     throw new UsageException(name + " takes no value");
                 }
                 value = "";
+            } else if (repeatable.contains(name)) {
+                if (value == null) {
+                    if (i + 1 >= args.size()) {
+                        throw new UsageException(name + " needs a value");
+                    }
+                    value = args.get(++i);
+                }
+                parsed.repeated.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+                continue;
             } else if (valued.contains(name)) {
                 if (value == null) {
                     if (i + 1 >= args.size()) {
@@ -71,6 +90,11 @@ final class Args {
         return options.containsKey(flag);
     }
 
+    /** Every value of a repeatable option, in order; empty when not given. */
+    List<String> values(String option) {
+        return List.copyOf(repeated.getOrDefault(option, List.of()));
+    }
+
     Optional<String> value(String option) {
         return Optional.ofNullable(options.get(option));
     }
@@ -82,6 +106,30 @@ final class Args {
     /** An argument made safe to echo: escaped and cut short. */
     static String printable(String arg) {
         return Text.excerpt(arg);
+    }
+
+    /** Longest path shown in a message, in code points (decision 0637): generous, still bounded. */
+    static final int PATH_MAX = 4096;
+
+    /** A path from the command line or the file system, in full: escaped, cut only past {@value #PATH_MAX}. */
+    static String path(String path) {
+        return Text.sanitize(path, PATH_MAX);
+    }
+
+    /**
+     * Whether an argument holds U+FFFD, which is what the JVM makes of bytes that are not UTF-8: such
+     * an argument cannot name the file it meant, so it is reported as such, never as "does not exist".
+     */
+    static boolean notUtf8(String arg) {
+        return arg.indexOf('\uFFFD') >= 0;
+    }
+
+    /** The message for a {@code what} argument that names nothing: not UTF-8, or does not exist. */
+    static String missing(String what, String arg) {
+        return notUtf8(arg)
+                ? what + " is not valid UTF-8 (the bytes that are not were replaced by U+FFFD, so it names"
+                        + " nothing on disk): " + path(arg)
+                : what + " does not exist: " + path(arg);
     }
 
     /**

@@ -40,20 +40,25 @@ final class AuditCommand implements Command {
         return """
                 usage: skillgate audit verify --data-dir DIR [--checkpoint FILE] [--json]
                        skillgate audit list --data-dir DIR [--json]
+                       skillgate audit repair --data-dir DIR --reason TEXT [--json]
 
                 verify  checks every committed record of DIR/audit (framing, CRC, sequence, hash
                         chain, payload schema) against the commit point, reports the first bad
                         record, and with --checkpoint checks that the log extends a signed
                         checkpoint held elsewhere (detects truncation and rollback before it).
                 list    prints the verified records in order.
-                Read-only: no lock is taken and nothing is repaired.
+                verify and list are read-only: no lock is taken and nothing is repaired.
+                repair  the audited operator action that ends a DISABLED log: the old files move to
+                        DIR/audit/audit.corrupt-<time>-<rand>/ and a new log starts with a REPAIR
+                        record carrying TEXT; every earlier approval is gone (exit 1 when the log
+                        is not disabled, 3 while another process holds it).
                 exit codes: 0 verified, 1 disabled/corrupt or checkpoint mismatch, 2 usage
                 """;
     }
 
     @Override
     public ExitCode run(List<String> argv, PrintStream out, PrintStream err) throws UsageException {
-        Args args = Args.parse(argv, Set.of("--json"), Set.of("--data-dir", "--checkpoint"));
+        Args args = Args.parse(argv, Set.of("--json"), Set.of("--data-dir", "--checkpoint", "--reason"));
         List<String> positionals = args.positionals();
         if (positionals.size() != 1) {
             throw new UsageException("expected one of: verify, list");
@@ -61,6 +66,7 @@ final class AuditCommand implements Command {
         Path dir = AuditViews.auditDir(args);
         boolean json = args.has("--json");
         return switch (positionals.get(0)) {
+            case "repair" -> AuditRepair.run(dir, args, json, out, err);
             case "verify" -> verify(dir, args.value("--checkpoint"), json, out, err);
             case "list" -> {
                 if (args.has("--checkpoint")) {

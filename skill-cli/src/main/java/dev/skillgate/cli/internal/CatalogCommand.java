@@ -7,8 +7,11 @@ import dev.skillgate.inspect.DiscoveryResult;
 import dev.skillgate.inspect.ShadowedSkill;
 import dev.skillgate.inspect.SkillCatalog;
 import dev.skillgate.inspect.SkillDiscovery;
+import dev.skillgate.inspect.StandardRoots;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.model.InvalidValueException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.DirectoryStream;
@@ -23,6 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,6 +37,18 @@ import java.util.Set;
  * usage error (including a root that does not exist).
  */
 final class CatalogCommand implements Command {
+    private final Map<String, String> environment;
+
+    /** The command over this process's environment ({@code HOME} for {@code --user}). */
+    CatalogCommand() {
+        this(System.getenv());
+    }
+
+    /** The command over the given environment (tests). */
+    CatalogCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
     @Override
     public String name() {
         return "catalog";
@@ -46,66 +62,131 @@ final class CatalogCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: skillgate catalog ROOT... [--prompt|--json]
+                usage: skillgate catalog [ROOT...] [--project DIR [--trust-project]] [--user]
+                                         [--clients NAME,...] [--prompt|--json] [--include-user-only]
+                                         [--max-entries N] [--max-depth N] [--partial] [--no-dot-dirs]
 
                 Discovers skills under each ROOT (the first root wins on equal names; shadowed skills
-                are reported) and lists the loadable ones by name. Nothing in a skill is run; links
-                are reported, never followed.
+                are reported) and lists the loadable ones by name. A ROOT that is itself a skill
+                directory is that one skill. Nothing in a skill is run; links are reported, never
+                followed; .git, .hg, .svn and node_modules are never searched (reported).
 
-                  --prompt   print the <available_skills> block for a model prompt (nothing when empty)
-                  --json     print the documented JSON catalog (docs/cli.md)
+                  --project DIR        also the standard project roots: .<client>/skills and
+                                       .agents/skills in DIR and its parents up to the repository root;
+                                       listed as not searched unless --trust-project
+                  --trust-project      you trust DIR (a clone may plant skills): search its roots
+                  --user               also the standard user roots ~/.<client>/skills, ~/.agents/skills
+                  --clients NAME,...   client directories searched before .agents (e.g. claude,codex)
+                  --prompt             print the <available_skills> block for a model prompt (nothing
+                                       when empty); skills with disable-model-invocation: true are left out
+                  --include-user-only  put those skills into the --prompt block too
+                  --json               print the documented JSON catalog (docs/cli.md)
+                  --max-entries N      entries the walk of one root may look at (default 20000)
+                  --max-depth N        directory levels below a root (default 4, at most 16)
+                  --partial            accept a partial catalog when a root has more entries (else exit 1)
+                  --no-dot-dirs        do not search directories whose names start with '.' (reported)
                 """;
     }
 
     @Override
     public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        Args parsed = Args.parse(args, Set.of("--prompt", "--json"), Set.of());
+        Args parsed = Args.parse(
+                args,
+                Set.of(
+                        "--prompt",
+                        "--json",
+                        "--include-user-only",
+                        "--partial",
+                        "--no-dot-dirs",
+                        "--trust-project",
+                        "--user"),
+                Set.of("--max-entries", "--max-depth", "--project", "--clients"));
+        boolean json = parsed.has("--json");
         if (parsed.has("--prompt") && parsed.has("--json")) {
             throw new UsageException("--prompt and --json exclude each other");
         }
-        if (parsed.positionals().isEmpty()) {
-            throw new UsageException("needs at least one root directory");
+        if (parsed.positionals().isEmpty() && parsed.value("--project").isEmpty() && !parsed.has("--user")) {
+            throw new UsageException("needs at least one root directory, --project DIR or --user");
         }
+        StandardRoots.Resolution standard = standardRoots(parsed, environment);
         if (parsed.positionals().size() > DiscoveryOptions.MAX_ROOTS) {
             throw new UsageException("at most " + DiscoveryOptions.MAX_ROOTS + " roots");
         }
+        DiscoveryOptions.Builder options = DiscoveryOptions.builder()
+                .acceptPartial(parsed.has("--partial"))
+                .dotDirectories(!parsed.has("--no-dot-dirs"));
+        try {
+            if (parsed.value("--max-entries").isPresent()) {
+                options.maxEntriesPerRoot(number(parsed.value("--max-entries").get(), "--max-entries"));
+            }
+            if (parsed.value("--max-depth").isPresent()) {
+                options.maxDepth(number(parsed.value("--max-depth").get(), "--max-depth"));
+            }
+        } catch (InvalidValueException e) {
+            throw new UsageException(e.getMessage());
+        }
         List<Path> roots = new ArrayList<>();
-        boolean unusable = false;
+        List<Diagnostic> rootProblems = new ArrayList<>();
         for (String arg : parsed.positionals()) {
             Path root;
             try {
                 root = Path.of(arg);
             } catch (InvalidPathException e) {
-                throw new UsageException("not a usable path: " + Args.printable(arg));
+                throw new UsageException("not a usable path: " + Args.path(arg));
             }
             try {
                 BasicFileAttributes a =
                         Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                if (a.isSymbolicLink() || !a.isDirectory()) {
-                    err.println(
-                            "skillgate catalog: root is " + (a.isSymbolicLink() ? "a symbolic link" : "not a directory")
-                                    + " (links are never followed): " + Args.printable(arg));
-                    unusable = true;
+                if (a.isSymbolicLink()) {
+                    rootProblems.add(Diagnostic.error(
+                            ErrorCode.LAYOUT_LINK,
+                            arg,
+                            "root is a symbolic link (links are never followed): " + Args.path(arg)));
+                } else if (!a.isDirectory()) {
+                    rootProblems.add(
+                            Diagnostic.error(ErrorCode.LAYOUT_DIR, arg, "root is not a directory: " + Args.path(arg)));
                 } else if (!listable(root)) {
-                    err.println(
-                            "skillgate catalog: root cannot be read by this user (READ_IO): " + Args.printable(arg));
-                    unusable = true;
+                    rootProblems.add(Diagnostic.error(
+                            ErrorCode.READ_IO, arg, "root cannot be read by this user: " + Args.path(arg)));
                 }
             } catch (NoSuchFileException e) {
-                throw new UsageException("root does not exist: " + Args.printable(arg));
+                throw new UsageException(Args.missing("root", arg));
             } catch (IOException e) {
-                throw new UsageException("root cannot be examined: " + Args.printable(arg));
+                throw new UsageException("root cannot be examined: " + Args.path(arg));
             }
             roots.add(root);
         }
-        if (unusable) {
+        roots.addAll(standard.paths());
+        if (roots.size() > DiscoveryOptions.MAX_ROOTS) {
+            throw new UsageException("at most " + DiscoveryOptions.MAX_ROOTS + " roots");
+        }
+        for (StandardRoots.Root r : standard.untrusted()) {
+            err.println("not searched: " + Args.path(r.path().toString())
+                    + " (project roots need your decision that the project is trusted: --trust-project)");
+        }
+        if (!rootProblems.isEmpty()) {
+            if (json) {
+                JsonOut.print(out, json(new DiscoveryResult(List.of(), List.of(), List.of(), rootProblems), null));
+            } else {
+                for (Diagnostic d : rootProblems) {
+                    err.println("skillgate catalog: " + d.code().name() + ": " + d.message());
+                }
+            }
             return ExitCode.INVALID;
         }
-        DiscoveryResult result = SkillDiscovery.discover(DiscoveryOptions.of(roots));
+        DiscoveryResult result = SkillDiscovery.discover(options.roots(roots).build());
         SkillCatalog catalog = SkillCatalog.of(result);
-        if (parsed.has("--json")) {
-            JsonOut.print(out, json(result, catalog));
-            return ExitCode.OK;
+        if (parsed.has("--include-user-only")) {
+            catalog = catalog.includingModelInvocationDisabled();
+        }
+        ExitCode exit = result.incomplete() && !parsed.has("--partial") ? ExitCode.INVALID : ExitCode.OK;
+        if (json) {
+            Map<String, Object> doc = json(result, catalog);
+            doc.put(
+                    "untrustedRoots",
+                    standard.untrusted().stream().map(r -> r.path().toString()).toList());
+            JsonOut.print(out, doc);
+            return exit;
         }
         if (parsed.has("--prompt")) {
             String prompt = catalog.prompt();
@@ -115,6 +196,13 @@ final class CatalogCommand implements Command {
         } else {
             for (SkillCatalog.Entry e : catalog.entries()) {
                 out.println(Args.safe(e.name()) + "\t" + Args.safe(e.location().toString()));
+            }
+        }
+        for (SkillCatalog.Entry e : catalog.entries()) {
+            if (e.modelInvocationDisabled()) {
+                err.println("user-only: " + Args.safe(e.name())
+                        + " (disable-model-invocation: true; left out of --prompt"
+                        + (parsed.has("--include-user-only") ? ", included by --include-user-only)" : ")"));
             }
         }
         for (ShadowedSkill s : result.shadowed()) {
@@ -129,18 +217,76 @@ final class CatalogCommand implements Command {
             }
         }
         for (Diagnostic d : result.diagnostics()) {
-            if (d.code() != dev.skillgate.model.ErrorCode.LAYOUT_SHADOWED) {
-                err.println("warning: " + d.code().name() + ": " + d.message());
+            if (d.code() != ErrorCode.LAYOUT_SHADOWED) {
+                err.println(label(d) + ": " + d.code().name() + ": " + d.message());
             }
         }
-        return ExitCode.OK;
+        if (exit != ExitCode.OK) {
+            err.println("skillgate catalog: no catalog: a root holds more entries than --max-entries allows;"
+                    + " raise --max-entries (at most " + DiscoveryOptions.MAX_ENTRIES + ") or pass --partial");
+        }
+        return exit;
+    }
+
+    /**
+     * The standard roots of {@code --project DIR [--trust-project]}, {@code --user} and {@code
+     * --clients} (decision 0639); empty without them.
+     */
+    static StandardRoots.Resolution standardRoots(Args parsed, Map<String, String> environment) throws UsageException {
+        if (parsed.has("--trust-project") && parsed.value("--project").isEmpty()) {
+            throw new UsageException("--trust-project needs --project DIR");
+        }
+        StandardRoots.Builder b = StandardRoots.builder();
+        if (parsed.value("--clients").isPresent()) {
+            for (String client : parsed.value("--clients").get().split(",", -1)) {
+                try {
+                    b.client(client);
+                } catch (InvalidValueException e) {
+                    throw new UsageException("--clients: '" + Args.printable(client) + "' is not a client name"
+                            + " (a-z, 0-9, single hyphens)");
+                }
+            }
+        }
+        if (parsed.value("--project").isPresent()) {
+            Path project = CommandLineFiles.existingDirectory(
+                    "--project", parsed.value("--project").get());
+            b.project(
+                    project,
+                    parsed.has("--trust-project")
+                            ? StandardRoots.ProjectTrust.TRUSTED
+                            : StandardRoots.ProjectTrust.UNTRUSTED);
+        }
+        if (parsed.has("--user")) {
+            Optional<Path> home = StandardRoots.homeFromEnvironment(environment);
+            if (home.isEmpty()) {
+                throw new UsageException("--user needs HOME to be an absolute path");
+            }
+            b.home(home.get());
+        }
+        return b.build().resolve();
+    }
+
+    private static String label(Diagnostic d) {
+        return switch (d.severity()) {
+            case ERROR -> "error";
+            case WARNING -> "warning";
+            case INFO -> "note";
+        };
+    }
+
+    private static int number(String value, String option) throws UsageException {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a whole number, was " + Args.printable(value));
+        }
     }
 
     private static Map<String, Object> json(DiscoveryResult result, SkillCatalog catalog) {
         Map<Path, DiscoveredSkill> byLocation = new HashMap<>();
         result.skills().forEach(s -> byLocation.put(s.location(), s));
         List<Map<String, Object>> skills = new ArrayList<>();
-        for (SkillCatalog.Entry e : catalog.entries()) {
+        for (SkillCatalog.Entry e : catalog == null ? List.<SkillCatalog.Entry>of() : catalog.entries()) {
             DiscoveredSkill s = byLocation.get(e.location());
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", e.name());
@@ -149,6 +295,7 @@ final class CatalogCommand implements Command {
             m.put("kind", s.kind().name());
             m.put("root", s.rootIndex());
             m.put("portable", s.report().portable());
+            m.put("disableModelInvocation", e.modelInvocationDisabled());
             m.put("diagnostics", JsonOut.diagnostics(s.report().diagnostics()));
             skills.add(m);
         }
@@ -170,6 +317,7 @@ final class CatalogCommand implements Command {
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", "skillgate.catalog/1");
+        doc.put("complete", !result.incomplete() && catalog != null);
         doc.put("skills", skills);
         doc.put("shadowed", shadowed);
         doc.put("rejected", rejected);

@@ -9,8 +9,8 @@ import dev.skillgate.model.Limits;
 import dev.skillgate.protocol.CompiledSchema;
 import dev.skillgate.protocol.Invocation;
 import dev.skillgate.protocol.Validation;
+import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +25,7 @@ import java.util.Set;
  * file itself never a link (its parent directories are the caller's choice and are resolved). Exit
  * 0 valid, 1 invalid or no usable manifest, 2 usage error (including an unreadable {@code @FILE}).
  */
-final class CheckInputCommand implements Command {
+final class CheckInputCommand implements Command, Cli.NeedsInput {
     @Override
     public String name() {
         return "check-input";
@@ -46,21 +46,36 @@ final class CheckInputCommand implements Command {
                 duplicate keys, valid against the schema. Nothing is run. Exit 0 valid, 1 invalid
                 (or the skill has no usable manifest), 2 usage error.
 
-                  --input JSON   the invocation text
+                  --input JSON   the invocation: the argument's bytes, judged exactly like a file's
                   --input @FILE  read the invocation from FILE (a regular file, not a link, <= 64 KiB)
+                  --input @-     read the invocation from standard input (<= 64 KiB)
                   --json         print the documented JSON report (docs/cli.md)
                 """;
     }
 
     @Override
     public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        return run(args, System.in, RawArguments.none(), out, err);
+    }
+
+    @Override
+    public ExitCode run(List<String> args, InputStream in, RawArguments raw, PrintStream out, PrintStream err)
+            throws UsageException {
         Args parsed = Args.parse(args, Set.of("--json"), Set.of("--input"));
         if (parsed.positionals().size() != 1) {
             throw new UsageException("needs exactly one skill directory");
         }
         String input = parsed.value("--input").orElseThrow(() -> new UsageException("--input is required"));
         Path dir = ValidateCommand.skillDirectory(parsed.positionals().get(0));
-        Input bytes = input.startsWith("@") ? readFile(input.substring(1)) : new Input(utf8(input), Optional.empty());
+        Optional<byte[]> read = CommandLineFiles.invocation(input, in, raw);
+        Input bytes = read.isPresent()
+                ? new Input(read.get(), Optional.empty())
+                : new Input(
+                        new byte[0],
+                        Optional.of(Diagnostic.error(
+                                ErrorCode.JSON_TOO_LARGE,
+                                "",
+                                "the invocation exceeds " + Limits.INVOCATION_BYTES + " bytes; it was not read")));
         boolean json = parsed.has("--json");
 
         CaptureOutcome outcome = SkillArtifact.capture(dir);
@@ -107,35 +122,6 @@ final class CheckInputCommand implements Command {
 
     /** The invocation bytes, or why they are not a valid invocation (too large). */
     private record Input(byte[] bytes, Optional<Diagnostic> problem) {}
-
-    private static byte[] utf8(String text) {
-        // A lone surrogate in an argument cannot be encoded: refuse it rather than replace it.
-        var encoder = StandardCharsets.UTF_8
-                .newEncoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-        try {
-            var buffer = encoder.encode(java.nio.CharBuffer.wrap(text));
-            byte[] out = new byte[buffer.remaining()];
-            buffer.get(out);
-            return out;
-        } catch (java.nio.charset.CharacterCodingException e) {
-            return new byte[] {(byte) 0xFF}; // invalid UTF-8: the decoder reports JSON_INVALID_UTF8
-        }
-    }
-
-    private static Input readFile(String name) throws UsageException {
-        Optional<byte[]> bytes = CommandLineFiles.read("--input", name, Limits.INVOCATION_BYTES);
-        if (bytes.isPresent()) {
-            return new Input(bytes.get(), Optional.empty());
-        }
-        return new Input(
-                new byte[0],
-                Optional.of(Diagnostic.error(
-                        ErrorCode.JSON_TOO_LARGE,
-                        "",
-                        "the invocation file exceeds " + Limits.INVOCATION_BYTES + " bytes; it was not read")));
-    }
 
     private static ExitCode report(
             boolean json,

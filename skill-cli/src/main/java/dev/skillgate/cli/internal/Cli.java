@@ -1,11 +1,16 @@
 package dev.skillgate.cli.internal;
 
 import dev.skillgate.cli.ExitCode;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -21,17 +26,23 @@ public final class Cli {
             new SignCommand(),
             new RunCommand(),
             new AuditCommand(),
-            new TrustCommand());
+            new TrustCommand(),
+            new ProjectCommand());
 
-    /** A command that reads standard input (the {@code run} command's approval prompt). */
+    /**
+     * A command that reads standard input (the {@code run} command's approval prompt, {@code --input
+     * @-}) or the raw bytes of its arguments ({@code --input JSON}).
+     */
     interface NeedsInput {
-        /** Runs the command with {@code in} as its standard input. */
-        ExitCode run(List<String> args, InputStream in, PrintStream out, PrintStream err) throws UsageException;
+        /** Runs the command with {@code in} as its standard input and {@code raw} as its argument bytes. */
+        ExitCode run(List<String> args, InputStream in, RawArguments raw, PrintStream out, PrintStream err)
+                throws UsageException;
     }
 
     private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
+    private final RawArguments raw;
 
     /** A dispatcher reading {@code System.in} and writing to the given streams. */
     public Cli(PrintStream out, PrintStream err) {
@@ -40,23 +51,110 @@ public final class Cli {
 
     /** A dispatcher reading {@code in} and writing to the given streams. */
     public Cli(InputStream in, PrintStream out, PrintStream err) {
+        this(in, out, err, RawArguments.none());
+    }
+
+    /** A dispatcher that also knows the raw bytes of its arguments. */
+    Cli(InputStream in, PrintStream out, PrintStream err, RawArguments raw) {
         this.in = in;
         this.out = out;
         this.err = err;
+        this.raw = raw;
     }
 
-    /** Runs one command line and returns its exit code. Never throws, never prints a stack trace. */
+    /**
+     * A dispatcher for this very process: standard input, and the raw argument bytes of {@code
+     * /proc/self/cmdline} when they match {@code args} (decision 0637).
+     */
+    public static Cli forThisProcess(String[] args, PrintStream out, PrintStream err) {
+        return new Cli(System.in, out, err, RawArguments.ofThisProcess(args));
+    }
+
+    /**
+     * Runs one command line and returns its exit code. Never throws, never prints a stack trace. With
+     * {@code --json}, every exit other than 2 prints exactly one JSON document on standard output: the
+     * command's own, or — when a command failed before it had one — {@code skillgate.failure/1} with
+     * the lines it printed on standard error (decision 0637).
+     */
     public int run(String[] args) {
+        List<String> argv = List.of(args);
+        boolean json =
+                argv.contains("--json") && !argv.isEmpty() && !argv.get(0).startsWith("-");
+        Counting counted = new Counting(out);
+        Tee tee = new Tee(err);
+        PrintStream cmdOut = json ? new PrintStream(counted, true, StandardCharsets.UTF_8) : out;
+        PrintStream cmdErr = json ? new PrintStream(tee, true, StandardCharsets.UTF_8) : err;
+        int code;
         try {
-            return dispatch(List.of(args)).code();
+            code = dispatch(argv, cmdOut, cmdErr).code();
         } catch (RuntimeException | Error e) {
             // No stack trace ever reaches the user; the type names the fault for a bug report.
-            err.println("skillgate: internal error (" + e.getClass().getName() + ")");
-            return ExitCode.INVALID.code();
+            cmdErr.println("skillgate: internal error (" + e.getClass().getName() + ")");
+            code = ExitCode.INVALID.code();
+        }
+        cmdOut.flush();
+        cmdErr.flush();
+        if (json && code != ExitCode.USAGE.code() && counted.count == 0) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", "skillgate.failure/1");
+            doc.put("command", argv.get(0));
+            doc.put("exitCode", code);
+            doc.put("messages", tee.lines());
+            JsonOut.print(out, doc);
+        }
+        return code;
+    }
+
+    /** Counts the bytes a command printed on standard output. */
+    private static final class Counting extends FilterOutputStream {
+        long count;
+
+        Counting(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            count++;
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            count += len;
+            out.write(b, off, len);
         }
     }
 
-    private ExitCode dispatch(List<String> args) {
+    /** Passes standard error through and keeps its first lines (bounded) for a failure document. */
+    private static final class Tee extends FilterOutputStream {
+        private static final int MAX = 64 * 1024;
+        private final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+
+        Tee(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (kept.size() < MAX) {
+                kept.write(b);
+            }
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            kept.write(b, off, Math.max(0, Math.min(len, MAX - kept.size())));
+            out.write(b, off, len);
+        }
+
+        List<String> lines() {
+            return kept.toString(StandardCharsets.UTF_8).lines().toList();
+        }
+    }
+
+    private ExitCode dispatch(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
             err.print(overview());
             return ExitCode.USAGE;
@@ -66,15 +164,23 @@ public final class Cli {
             out.println("skillgate " + version() + " (commit " + commit() + ")");
             return ExitCode.OK;
         }
-        if (first.equals("--help") || first.equals("-h") || first.equals("help")) {
+        if (first.equals("help") && args.size() == 2) {
+            Optional<Command> asked = find(args.get(1));
+            if (asked.isEmpty()) {
+                err.println("skillgate help: unknown command '" + Args.printable(args.get(1))
+                        + "'; see 'skillgate --help'");
+                return ExitCode.USAGE;
+            }
+            out.print(asked.get().usage());
+            return ExitCode.OK;
+        }
+        if (first.equals("--help") || first.equals("-h") || (first.equals("help") && args.size() == 1)) {
             out.print(overview());
             return ExitCode.OK;
         }
-        Optional<Command> command =
-                COMMANDS.stream().filter(c -> c.name().equals(first)).findFirst();
+        Optional<Command> command = find(first);
         if (command.isEmpty()) {
-            err.println("skillgate: unknown command '" + Args.printable(first) + "'");
-            err.print(overview());
+            err.println("skillgate: unknown command '" + Args.printable(first) + "'; see 'skillgate --help'");
             return ExitCode.USAGE;
         }
         List<String> rest = args.subList(1, args.size());
@@ -84,13 +190,18 @@ public final class Cli {
         }
         try {
             return command.get() instanceof NeedsInput reader
-                    ? reader.run(rest, in, out, err)
+                    ? reader.run(rest, in, raw, out, err)
                     : command.get().run(rest, out, err);
         } catch (UsageException e) {
-            err.println("skillgate " + command.get().name() + ": " + e.getMessage());
-            err.print(command.get().usage());
+            // One line and a pointer, not the whole usage (issue 18).
+            err.println("skillgate " + command.get().name() + ": " + e.getMessage() + "; see 'skillgate "
+                    + command.get().name() + " --help'");
             return ExitCode.USAGE;
         }
+    }
+
+    private static Optional<Command> find(String name) {
+        return COMMANDS.stream().filter(c -> c.name().equals(name)).findFirst();
     }
 
     private static String overview() {
@@ -107,6 +218,7 @@ public final class Cli {
                     .append(c.summary())
                     .append('\n');
         }
+        text.append("  ").append(pad("help CMD", width)).append("  print one command's usage\n");
         text.append("  ").append(pad("--version", width)).append("  print the version\n");
         text.append("\nexit codes: 0 ok/valid, 1 invalid/failed, 2 usage, 3 refused, 4 cleanup unknown\n");
         return text.toString();

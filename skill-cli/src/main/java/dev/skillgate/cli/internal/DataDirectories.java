@@ -99,6 +99,74 @@ final class DataDirectories {
      */
     record Created(Optional<Path> directory, Optional<Diagnostic> unsafe, Optional<String> failure) {}
 
+    /**
+     * The mount point of the file system that holds {@code dir} (or its nearest existing ancestor)
+     * when that file system is mounted {@code noexec}: the supervisor helper is installed in the data
+     * directory and executed from there, so it cannot run (decision 0638). Read from {@code
+     * /proc/self/mountinfo}; empty when it is not noexec or cannot be told.
+     */
+    static Optional<String> noexecMount(Path dir) {
+        Path existing = dir.toAbsolutePath().normalize();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return Optional.empty();
+        }
+        String real;
+        try {
+            real = existing.toRealPath().toString();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        java.util.List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of("/proc/self/mountinfo"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        return noexecMount(real, lines);
+    }
+
+    /** {@link #noexecMount(Path)} over the lines of a {@code mountinfo} file, for a real path. */
+    static Optional<String> noexecMount(String realPath, java.util.List<String> mountinfo) {
+        String best = null;
+        boolean noexec = false;
+        for (String line : mountinfo) {
+            String[] f = line.split(" ");
+            if (f.length < 6) {
+                continue;
+            }
+            String point = unescape(f[4]);
+            boolean covers = realPath.equals(point)
+                    || point.equals("/")
+                    || realPath.startsWith(point.endsWith("/") ? point : point + "/");
+            // Later lines mount over earlier ones: the last covering mount of the longest point wins.
+            if (covers && (best == null || point.length() >= best.length())) {
+                best = point;
+                noexec = java.util.Arrays.asList(f[5].split(",")).contains("noexec");
+            }
+        }
+        return best != null && noexec ? Optional.of(best) : Optional.empty();
+    }
+
+    /** mountinfo escapes space, tab, newline and backslash as octal {@code \ooo}. */
+    private static String unescape(String field) {
+        StringBuilder out = new StringBuilder(field.length());
+        for (int i = 0; i < field.length(); i++) {
+            char c = field.charAt(i);
+            if (c == '\\'
+                    && i + 3 < field.length()
+                    && field.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+                out.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
     /** Whether this process runs as root (uid 0), as far as it can tell. */
     static boolean runningAsRoot() {
         try {

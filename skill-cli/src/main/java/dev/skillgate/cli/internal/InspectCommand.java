@@ -2,12 +2,14 @@ package dev.skillgate.cli.internal;
 
 import dev.skillgate.audit.signature.SignatureStatement;
 import dev.skillgate.cli.ExitCode;
+import dev.skillgate.inspect.CaptureOutcome;
 import dev.skillgate.inspect.CapturedFile;
 import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.InspectOptions;
 import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SchemaVerdict;
 import dev.skillgate.inspect.SignatureVerdict;
+import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.inspect.SkillInspector;
 import dev.skillgate.inspect.ValidationProfile;
 import dev.skillgate.inspect.ValidationReport;
@@ -19,6 +21,7 @@ import dev.skillgate.model.NetworkDestination;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.ToolClass;
+import dev.skillgate.protocol.CompiledSchema;
 import dev.skillgate.protocol.ManifestVerdict;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -26,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -93,10 +97,16 @@ final class InspectCommand implements Command {
             options.signatureChecker(((SshSignatures.Usable) loaded).checker());
         }
         Inspection inspection = SkillInspector.inspect(dir, options.build());
+        Schemas schemas = schemas(dir, inspection);
         if (parsed.has("--json")) {
-            JsonOut.print(out, json(inspection));
+            Map<String, Object> doc = json(inspection);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> both = (Map<String, Object>) doc.get("schemas");
+            schemas.input().ifPresent(j -> ((Map<String, Object>) both.get("input")).put("json", j));
+            schemas.output().ifPresent(j -> ((Map<String, Object>) both.get("output")).put("json", j));
+            JsonOut.print(out, doc);
         } else {
-            text(inspection, out);
+            text(inspection, schemas, out);
         }
         return inspection.passes() ? ExitCode.OK : ExitCode.INVALID;
     }
@@ -116,7 +126,48 @@ final class InspectCommand implements Command {
                 + d.message();
     }
 
-    private static void text(Inspection i, PrintStream out) {
+    /** The accepted schemas' JSON text, exactly as the gate compiled it; empty when not accepted. */
+    private record Schemas(Optional<String> input, Optional<String> output) {}
+
+    /**
+     * The schemas of the revision the inspection reported (issue 18: inspect showed neither): read
+     * from a second capture, used only when its revision is the inspected one.
+     */
+    private static Schemas schemas(Path dir, Inspection inspection) {
+        if (inspection.revision().isEmpty()) {
+            return new Schemas(Optional.empty(), Optional.empty());
+        }
+        CaptureOutcome outcome = SkillArtifact.capture(dir);
+        if (outcome.artifact().isEmpty()) {
+            return new Schemas(Optional.empty(), Optional.empty());
+        }
+        try (SkillArtifact a = outcome.artifact().get()) {
+            if (!a.revision().equals(inspection.revision().get())) {
+                return new Schemas(Optional.empty(), Optional.empty());
+            }
+            return new Schemas(
+                    a.inputSchema().map(CompiledSchema::json), a.outputSchema().map(CompiledSchema::json));
+        }
+    }
+
+    private static final tools.jackson.databind.json.JsonMapper PRETTY =
+            tools.jackson.databind.json.JsonMapper.builder()
+                    .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                    .build();
+
+    /** A schema's JSON indented for the terminal, every line escaped. */
+    private static void printSchema(PrintStream out, String label, String json) {
+        String shown;
+        try {
+            shown = PRETTY.writeValueAsString(PRETTY.readTree(json));
+        } catch (RuntimeException e) {
+            shown = json;
+        }
+        out.println("  " + label + ":");
+        shown.lines().forEach(l -> out.println("    " + Args.safe(l)));
+    }
+
+    private static void text(Inspection i, Schemas schemas, PrintStream out) {
         out.println("skill: " + Args.safe(i.path().toString()));
         out.println("revision: " + i.revision().map(Object::toString).orElse("none (not captured)"));
         i.captureProblem().ifPresent(d -> out.println("  " + line(d)));
@@ -137,6 +188,10 @@ final class InspectCommand implements Command {
             }
         });
         out.println("schemas: input " + status(i.inputSchema()) + ", output " + status(i.outputSchema()));
+        i.inputSchema().problems().forEach(d -> out.println("  " + line(d)));
+        i.outputSchema().problems().forEach(d -> out.println("  " + line(d)));
+        schemas.input().ifPresent(j -> printSchema(out, "input schema", j));
+        schemas.output().ifPresent(j -> printSchema(out, "output schema", j));
         out.println("execution: " + (i.executionAvailable() ? "available (still needs consent)" : "unavailable"));
         for (Diagnostic d : i.executionReasons()) {
             out.println("  " + line(d));

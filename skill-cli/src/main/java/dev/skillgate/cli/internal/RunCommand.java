@@ -6,6 +6,7 @@ import dev.skillgate.consent.TrustScope;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.LaunchAuthority;
+import dev.skillgate.engine.PendingExecution;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillSummary;
 import dev.skillgate.engine.SupervisorSelection;
@@ -61,6 +62,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -132,7 +134,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
     @Override
     public String usage() {
         return """
-                usage: skillgate run DIR --node ABS_PATH --input JSON|@FILE [--workspace DIR]
+                usage: skillgate run DIR|NAME --root DIR... --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
                                      [--approve sha256:REV] [--data-dir DIR] [--node-version V]
                                      [--node-sha256 sha256:HEX] [--json]
 
@@ -141,12 +143,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 the script runs as you with your files and network: this is not a sandbox), asks, then
                 runs the script under the process supervisor and prints the checked envelope.
 
+                  --root DIR          run the skill called NAME found in DIR (repeatable; the first
+                                      root wins on equal names) instead of the skill directory DIR
                   --node ABS_PATH     the Node binary, an absolute path (never looked up on PATH)
                   --node-version V    the exact version it must report (default: ask it once, with an
                                       empty environment, and pin the answer)
                   --node-sha256 sha256:HEX  the SHA-256 the binary must have: checked before it is asked
                                       anything, again before launch, and on the very file that runs
-                  --input JSON|@FILE  the invocation: JSON text, or @ and a file holding it (<= 64 KiB)
+                  --input JSON|@FILE|@-  the invocation: the argument's bytes, or @ and a file holding
+                                      it, or @- for standard input (then --approve is needed); <= 64 KiB
                   --workspace DIR     the script's working directory (default: the current directory)
                   --approve sha256:REV  approve without asking, only if the captured revision is REV
                   --data-dir DIR      private state (policy, audit log, staging); no other user may be
@@ -161,11 +166,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
 
     @Override
     public ExitCode run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        return run(args, System.in, out, err);
+        return run(args, System.in, RawArguments.none(), out, err);
     }
 
     @Override
-    public ExitCode run(List<String> argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
+    public ExitCode run(List<String> argv, InputStream in, RawArguments raw, PrintStream out, PrintStream err)
+            throws UsageException {
         Args args = Args.parse(
                 argv,
                 Set.of("--json"),
@@ -176,15 +182,32 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         "--input",
                         "--workspace",
                         "--approve",
-                        "--data-dir"));
+                        "--data-dir"),
+                Set.of("--root"));
         List<String> positionals = args.positionals();
         if (positionals.size() != 1) {
-            throw new UsageException("expected exactly one skill directory");
+            throw new UsageException("expected exactly one skill directory (or a NAME with --root DIR)");
         }
         boolean json = args.has("--json");
-        Path dir = Path.of(positionals.get(0)).toAbsolutePath().normalize();
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UsageException("no such skill directory: " + Args.safe(dir.toString()));
+        // run NAME --root DIR...: the skill called NAME in those roots, first root first (decision 0640).
+        List<Path> roots = new java.util.ArrayList<>();
+        for (String root : args.values("--root")) {
+            roots.add(CommandLineFiles.existingDirectory("--root", root));
+        }
+        Optional<String> byName = Optional.empty();
+        Path dir;
+        if (!roots.isEmpty()) {
+            if (!dev.skillgate.model.SkillName.isValid(positionals.get(0))) {
+                throw new UsageException("with --root, the argument is a skill name (a-z, 0-9, single hyphens), not '"
+                        + Args.printable(positionals.get(0)) + "'");
+            }
+            byName = Optional.of(positionals.get(0));
+            dir = roots.get(0);
+        } else {
+            dir = Path.of(positionals.get(0)).toAbsolutePath().normalize();
+            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                throw new UsageException(Args.missing("skill directory", positionals.get(0)));
+            }
         }
         Path node = Path.of(args.value("--node").orElseThrow(() -> new UsageException("--node is required")));
         if (!node.isAbsolute()) {
@@ -199,7 +222,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 throw new UsageException("--node-sha256 needs sha256: and 64 lowercase hex digits");
             }
         }
-        byte[] input = input(args.value("--input").orElseThrow(() -> new UsageException("--input is required")));
+        String inputOption = args.value("--input").orElseThrow(() -> new UsageException("--input is required"));
+        if (inputOption.equals("@-") && args.value("--approve").isEmpty()) {
+            throw new UsageException("--input @- reads standard input, so the approval cannot be read there; give"
+                    + " --approve sha256:REV");
+        }
+        // A larger input is not read: one byte over the bound is enough for the engine to refuse it
+        // with JSON_TOO_LARGE by its size alone.
+        byte[] input = CommandLineFiles.invocation(inputOption, in, raw)
+                .orElseGet(() -> new byte[Limits.INVOCATION_BYTES + 1]);
         Path workspace = CommandLineFiles.existingDirectory(
                 "--workspace", args.value("--workspace").orElse("."));
         Optional<Revision> approve = Optional.empty();
@@ -221,8 +252,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
             Path given = Path.of(dataDirOption.get());
             if (Files.exists(given, LinkOption.NOFOLLOW_LINKS)
                     && !Files.isDirectory(given, LinkOption.NOFOLLOW_LINKS)) {
-                throw new UsageException("--data-dir is not a directory (links are never followed): "
-                        + Args.printable(dataDirOption.get()));
+                throw new UsageException(
+                        "--data-dir is not a directory (links are never followed): " + Args.path(dataDirOption.get()));
             }
         } else {
             defaultParent = DataDirectories.defaultParent(environment, System.getProperty("user.home"));
@@ -240,8 +271,24 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 : defaultParent.orElseThrow();
         Optional<Diagnostic> unsafe = DataDirectories.unsafe(checked);
         if (unsafe.isPresent()) {
-            printUnsafe(err, unsafe.get());
-            return ExitCode.REFUSED;
+            return refused(json, out, err, ExitCode.REFUSED, dir, approve, unsafeLine(unsafe.get()), unsafe.get());
+        }
+        Optional<String> noexec = DataDirectories.noexecMount(checked);
+        if (noexec.isPresent()) {
+            // The supervisor helper is installed in the data directory and executed from there.
+            String message = "the data directory " + Args.path(checked.toString()) + " is on a file system mounted"
+                    + " noexec (" + Args.path(noexec.get()) + "), so the supervisor helper cannot be executed there;"
+                    + " nothing ran (choose a --data-dir on a file system that allows execution, or remount it"
+                    + " without noexec)";
+            return refused(
+                    json,
+                    out,
+                    err,
+                    ExitCode.REFUSED,
+                    dir,
+                    approve,
+                    "skillgate run: " + ErrorCode.DATA_DIRECTORY_NOEXEC + ": " + message,
+                    Diagnostic.error(ErrorCode.DATA_DIRECTORY_NOEXEC, checked.toString(), message));
         }
         if (DataDirectories.runningAsRoot()) {
             err.println("skillgate run: warning: running skills as root. A root script can end the supervisor"
@@ -253,25 +300,47 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (!Files.isRegularFile(node)) {
             // Checked before asking it anything, so the message says what is wrong (a link to a file
             // is fine here: NodeRuntime pins its real path).
-            err.println("skillgate run: RUNTIME_UNAVAILABLE: no Node binary at " + Args.safe(node.toString())
-                    + " (not a regular file)");
-            return ExitCode.REFUSED;
+            String message = "no Node binary at " + Args.path(node.toString()) + " (not a regular file)";
+            return refused(
+                    json,
+                    out,
+                    err,
+                    ExitCode.REFUSED,
+                    dir,
+                    approve,
+                    "skillgate run: RUNTIME_UNAVAILABLE: " + message,
+                    Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
         }
         if (nodeDigest.isPresent()) {
             // The pinned digest is checked before the binary is asked anything, so a binary that is
             // not the pinned one never runs, not even for --version.
             Optional<String> mismatch = digestMismatch(node, nodeDigest.get());
             if (mismatch.isPresent()) {
-                err.println("skillgate run: RUNTIME_MISMATCH: " + mismatch.get() + "; nothing ran");
-                return ExitCode.REFUSED;
+                return refused(
+                        json,
+                        out,
+                        err,
+                        ExitCode.REFUSED,
+                        dir,
+                        approve,
+                        "skillgate run: RUNTIME_MISMATCH: " + mismatch.get() + "; nothing ran",
+                        Diagnostic.error(ErrorCode.RUNTIME_MISMATCH, "", mismatch.get()));
             }
         }
         Optional<String> version = args.value("--node-version");
         if (version.isEmpty()) {
             version = askVersion(node);
             if (version.isEmpty()) {
-                err.println("skillgate run: " + Args.safe(node.toString()) + " did not answer --version");
-                return ExitCode.REFUSED;
+                String message = Args.path(node.toString()) + " did not answer --version";
+                return refused(
+                        json,
+                        out,
+                        err,
+                        ExitCode.REFUSED,
+                        dir,
+                        approve,
+                        "skillgate run: RUNTIME_UNAVAILABLE: " + message,
+                        Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
             }
         }
         NodeRuntime runtime;
@@ -280,8 +349,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     ? NodeRuntime.pinned(node, version.get(), nodeDigest.get())
                     : NodeRuntime.pinned(node, version.get());
         } catch (InvalidValueException e) {
-            err.println("skillgate run: " + e.getMessage());
-            return ExitCode.REFUSED;
+            return refused(
+                    json,
+                    out,
+                    err,
+                    ExitCode.REFUSED,
+                    dir,
+                    approve,
+                    "skillgate run: " + e.code() + ": " + e.getMessage(),
+                    Diagnostic.error(e.code(), "", e.getMessage()));
         }
 
         Path dataDir;
@@ -289,14 +365,25 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (temporary) {
             DataDirectories.Created created = DataDirectories.createRun(defaultParent.orElseThrow());
             if (created.unsafe().isPresent()) {
-                printUnsafe(err, created.unsafe().get());
-                return ExitCode.REFUSED;
+                Diagnostic d = created.unsafe().get();
+                return refused(json, out, err, ExitCode.REFUSED, dir, approve, unsafeLine(d), d);
             }
             if (created.directory().isEmpty()) {
-                err.println("skillgate run: cannot create a data directory in "
-                        + Args.safe(defaultParent.get().toString()) + " ("
-                        + Args.safe(created.failure().orElse("unknown")) + "); give --data-dir");
-                return ExitCode.INVALID;
+                String message = "cannot create a data directory in "
+                        + Args.path(defaultParent.get().toString()) + " ("
+                        + Args.safe(created.failure().orElse("unknown")) + "); give --data-dir";
+                return refused(
+                        json,
+                        out,
+                        err,
+                        ExitCode.INVALID,
+                        dir,
+                        approve,
+                        "skillgate run: " + message,
+                        Diagnostic.error(
+                                ErrorCode.DATA_DIRECTORY_UNUSABLE,
+                                defaultParent.get().toString(),
+                                message));
             }
             dataDir = created.directory().get();
         } else {
@@ -306,22 +393,29 @@ final class RunCommand implements Command, Cli.NeedsInput {
         ExitCode code;
         Optional<ExecutionEnvelope> envelope = Optional.empty();
         AtomicReference<LaunchAuthority> authority = new AtomicReference<>();
+        AtomicReference<ProgressLine> progress = new AtomicReference<>();
         Path shownDataDir = dataDir;
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
                 gate = SkillGate.builder()
                         .dataDirectory(dataDir)
-                        .skillRoot(dir.getParent() == null ? dir : dir.getParent())
+                        .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)
                         .nodeRuntime(runtime)
                         .approvalChannel(answers)
                         .agentContext(agentContext())
-                        .listener(event -> event.authority().ifPresent(a -> {
-                            authority.set(a);
-                            if (a instanceof LaunchAuthority.TrustedRevision receipt) {
-                                printReceipt(talk, receipt, shownDataDir);
+                        .listener(event -> {
+                            event.authority().ifPresent(a -> {
+                                authority.set(a);
+                                if (a instanceof LaunchAuthority.TrustedRevision receipt) {
+                                    printReceipt(talk, receipt, shownDataDir);
+                                }
+                            });
+                            ProgressLine line = progress.get();
+                            if (line != null) {
+                                line.on(event);
                             }
-                        }))
+                        })
                         .build();
             } catch (UncheckedIOException e) {
                 // The engine could not create or open its private state: a fault, reported, not a trace.
@@ -329,23 +423,55 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 String reason = cause instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
                         ? fse.getReason()
                         : cause.getClass().getSimpleName();
-                err.println("skillgate run: the data directory cannot be used (" + Args.safe(reason) + "): "
-                        + Args.safe(dataDir.toString()));
-                return ExitCode.INVALID;
+                String message = "the data directory cannot be used (" + Args.safe(reason) + "): "
+                        + Args.path(dataDir.toString());
+                return refused(
+                        json,
+                        out,
+                        err,
+                        ExitCode.INVALID,
+                        dir,
+                        approve,
+                        "skillgate run: " + message,
+                        Diagnostic.error(ErrorCode.DATA_DIRECTORY_UNUSABLE, dataDir.toString(), message));
             }
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
+                Optional<String> wanted = byName;
+                Path given = dir;
                 Optional<SkillSummary> skill = gate.catalog().stream()
-                        .filter(s -> s.location().getParent().equals(dir))
+                        .filter(s -> wanted.isPresent()
+                                ? s.name().equals(wanted.get())
+                                : s.location().getParent().equals(given))
                         .findFirst();
+                if (skill.isEmpty() && wanted.isPresent()) {
+                    String message = "no loadable skill named '" + wanted.get() + "' in "
+                            + roots.stream()
+                                    .map(r -> Args.path(r.toString()))
+                                    .collect(java.util.stream.Collectors.joining(", "));
+                    err.println("skillgate run: " + ErrorCode.SKILL_NOT_FOUND + ": " + message);
+                    if (json) {
+                        JsonOut.print(
+                                out,
+                                refusedDocument(
+                                        dir,
+                                        approve,
+                                        List.of(Diagnostic.error(ErrorCode.SKILL_NOT_FOUND, wanted.get(), message))));
+                    }
+                    return ExitCode.INVALID;
+                }
                 if (skill.isEmpty()) {
-                    notASkill(dir, err);
+                    List<Diagnostic> why = notASkill(given, err);
+                    if (json) {
+                        JsonOut.print(out, refusedDocument(dir, approve, why));
+                    }
                     return ExitCode.INVALID;
                 }
                 SupervisorSelection supervisor = gate.supervisor();
                 if (!json) {
-                    out.println("skill: " + Args.safe(skill.get().name()) + " (" + Args.safe(dir.toString()) + ")");
+                    out.println("skill: " + Args.safe(skill.get().name()) + " ("
+                            + Args.safe(skill.get().location().getParent().toString()) + ")");
                     out.println("  " + Args.safe(skill.get().description()));
                     out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
                             + Args.safe(version.get())
@@ -360,16 +486,26 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     out.println("data directory: " + Args.safe(dataDir.toString()) + (temporary ? " (temporary)" : ""));
                     out.println();
                 }
-                ExecutionEnvelope env = gate.execute(
-                        ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace));
+                if (!json) {
+                    progress.set(progressLine(gate, skill.get().name(), raw.thisProcess(), err));
+                }
+                ExecutionEnvelope env = executeInterruptibly(
+                        gate,
+                        ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace),
+                        err,
+                        temporary ? Optional.of(dataDir) : Optional.empty());
                 envelope = Optional.of(env);
                 code = exitCode(env);
+                ProgressLine line = progress.getAndSet(null);
+                if (line != null) {
+                    line.close();
+                }
                 if (json) {
                     JsonOut.print(
                             out,
                             document(
                                     skill.get().name(),
-                                    dir,
+                                    skill.get().location().getParent(),
                                     approve,
                                     Optional.ofNullable(authority.get()),
                                     supervisor,
@@ -399,10 +535,96 @@ final class RunCommand implements Command, Cli.NeedsInput {
         return code;
     }
 
+    /**
+     * Runs the request; Ctrl-C (or SIGTERM) stops the script and waits for the run's real settlement,
+     * at most {@link #DRAIN_WAIT}, instead of ending the JVM before it settled; a second signal exits
+     * at once (130), naming the temporary data directory it leaves (decision 0638).
+     */
+    private static ExecutionEnvelope executeInterruptibly(
+            SkillGate gate, ExecutionRequest request, PrintStream err, Optional<Path> temporary) {
+        PendingExecution pending = gate.executeAsync(request);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        try (Interrupts handlers = Interrupts.install(signal -> {
+            if (interrupted.compareAndSet(false, true)) {
+                err.println("skillgate run: SIG" + signal + ": stopping the script and waiting for the run to settle"
+                        + " (at most " + DRAIN_WAIT.toSeconds() + " s; interrupt again to exit at once)");
+                pending.cancel();
+                return;
+            }
+            err.println("skillgate run: SIG" + signal + " again: exiting without waiting for the run to settle"
+                    + temporary
+                            .map(d -> "; the temporary data directory is left at " + Args.path(d.toString()))
+                            .orElse("")
+                    + " (its audit log records the settlement)");
+            err.flush();
+            Runtime.getRuntime().halt(130);
+        })) {
+            ExecutionEnvelope delivered = pending.await();
+            if (!interrupted.get() || delivered.status() != dev.skillgate.model.ExecutionStatus.CLEANUP_UNKNOWN) {
+                return delivered;
+            }
+            // Delivered early while the tree was still being terminated: wait for what the runner saw.
+            try {
+                return pending.settlement().toCompletableFuture().get(DRAIN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                err.println("skillgate run: the run did not settle within " + DRAIN_WAIT.toSeconds() + " s");
+                return delivered;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return delivered;
+            }
+        }
+    }
+
+    /**
+     * The live progress line on a terminal (decision 0641), with the manifest's deadline and output
+     * limit; {@code null} when standard error is not this process's terminal.
+     */
+    private static ProgressLine progressLine(SkillGate gate, String name, boolean thisProcess, PrintStream err) {
+        if (!thisProcess || !ProgressLine.stderrIsTerminal()) {
+            return null;
+        }
+        long deadline = 0;
+        long limit = 0;
+        Optional<dev.skillgate.protocol.ManifestVerdict> manifest =
+                gate.inspect(name).manifest();
+        if (manifest.isPresent() && manifest.get() instanceof dev.skillgate.protocol.ManifestVerdict.Accepted a) {
+            deadline = a.manifest().timeout().millis();
+            limit = a.manifest().maxOutputBytes().bytes();
+        }
+        return ProgressLine.open(true, err, name, deadline, limit).orElse(null);
+    }
+
     /** A data directory another user could change: one line with the code, where, and why. */
-    private static void printUnsafe(PrintStream err, Diagnostic unsafe) {
-        err.println("skillgate run: " + unsafe.code() + " at " + Args.safe(unsafe.location()) + ": "
-                + Args.safe(unsafe.message()) + "; nothing ran (choose a --data-dir only you can change)");
+    private static String unsafeLine(Diagnostic unsafe) {
+        return "skillgate run: " + unsafe.code() + " at " + Args.safe(unsafe.location()) + ": "
+                + Args.safe(unsafe.message()) + "; nothing ran (choose a --data-dir only you can change)";
+    }
+
+    /**
+     * A refusal before the engine ran anything: {@code line} on standard error and, with {@code
+     * --json}, the {@code skillgate.run/1} document with a {@code REFUSED} envelope (decision 0637).
+     */
+    private static ExitCode refused(
+            boolean json,
+            PrintStream out,
+            PrintStream err,
+            ExitCode code,
+            Path dir,
+            Optional<Revision> approve,
+            String line,
+            Diagnostic why) {
+        err.println(line);
+        if (json) {
+            JsonOut.print(out, refusedDocument(dir, approve, List.of(why)));
+        }
+        return code;
+    }
+
+    /** The {@code skillgate.run/1} document of a refusal before a skill or a supervisor was known. */
+    private static Map<String, Object> refusedDocument(Path dir, Optional<Revision> approve, List<Diagnostic> why) {
+        ExecutionEnvelope env = ExecutionEnvelope.refused(RunId.random(), Optional.empty(), Duration.ZERO, why);
+        return document(null, dir, approve, Optional.empty(), null, env, DataDirectories.runningAsRoot());
     }
 
     /** Says, before the script starts, that a stored receipt authorised this launch and nobody was asked. */
@@ -444,17 +666,6 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         + ", --node-sha256 pins " + pinned);
     }
 
-    /** The invocation bytes: the argument itself, or a bounded read of {@code @FILE}. */
-    private static byte[] input(String value) throws UsageException {
-        if (!value.startsWith("@")) {
-            return value.getBytes(StandardCharsets.UTF_8);
-        }
-        // A larger file is not read: one byte over the bound is enough for the engine to refuse it
-        // with JSON_TOO_LARGE by its size alone.
-        return CommandLineFiles.read("--input", value.substring(1), Limits.INVOCATION_BYTES)
-                .orElseGet(() -> new byte[Limits.INVOCATION_BYTES + 1]);
-    }
-
     /** Asks the binary for its version once, with an empty environment, bounded. */
     static Optional<String> askVersion(Path node) {
         ProcessBuilder pb = new ProcessBuilder(node.toString(), "--version");
@@ -490,7 +701,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
         }
     }
 
-    private static void notASkill(Path dir, PrintStream err) {
+    /** Says why {@code dir} was not selected as a skill, and returns the reasons as diagnostics. */
+    private static List<Diagnostic> notASkill(Path dir, PrintStream err) {
+        List<Diagnostic> why = new java.util.ArrayList<>();
         ValidationReport report = SkillValidator.validate(dir);
         if (report.loadable()) {
             // The skill is fine, but the engine finds skills by discovering DIR's parent, and that
@@ -501,22 +714,36 @@ final class RunCommand implements Command, Cli.NeedsInput {
             DiscoveryResult found = SkillDiscovery.discover(DiscoveryOptions.of(List.of(parent)));
             for (ShadowedSkill s : found.shadowed()) {
                 if (dir.equals(s.location().getParent())) {
-                    err.println("  - " + ErrorCode.LAYOUT_SHADOWED + ": a skill of the same name comes first: "
-                            + Args.safe(s.winner().toString()));
+                    String message = "a skill of the same name comes first: "
+                            + Args.path(s.winner().toString());
+                    err.println("  - " + ErrorCode.LAYOUT_SHADOWED + ": " + message);
+                    why.add(Diagnostic.error(ErrorCode.LAYOUT_SHADOWED, dir.toString(), message));
                 }
             }
             for (Diagnostic d : found.diagnostics()) {
                 if (d.code() == ErrorCode.LAYOUT_WALK_LIMIT) {
                     err.println("  - " + d.code() + ": " + d.message());
+                    why.add(d);
                 }
             }
             err.println("  move the skill into a directory of its own skills to run it");
-            return;
+            if (why.isEmpty()) {
+                why.add(Diagnostic.error(
+                        ErrorCode.SKILL_NOT_FOUND,
+                        dir.toString(),
+                        "a loadable skill, but discovery of its parent directory did not select it"));
+            }
+            return why;
         }
         err.println("skillgate run: " + Args.safe(dir.toString()) + " is not a loadable skill");
         for (Diagnostic d : report.loadErrors()) {
             err.println("  - " + d.code() + ": " + d.message());
+            why.add(d);
         }
+        if (why.isEmpty()) {
+            why.add(Diagnostic.error(ErrorCode.SKILL_NOT_FOUND, dir.toString(), "not a loadable skill"));
+        }
+        return why;
     }
 
     /** SPEC §13: 0 success, 1 failed or invalid, 3 refused, 4 cleanup unknown. */
@@ -584,7 +811,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
             boolean root) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", "skillgate.run/1");
-        doc.put("skill", skill);
+        doc.put("skill", skill); // null when refused before the skill was known
         doc.put("directory", dir.toString());
         Optional<LaunchAuthority.TrustedRevision> receipt = authority
                 .filter(LaunchAuthority.TrustedRevision.class::isInstance)
@@ -594,12 +821,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 receipt.isPresent() ? "receipt" : approve.isPresent() ? "--approve " + approve.get() : "terminal");
         doc.put("receipt", receipt.map(RunCommand::receipt).orElse(null));
         doc.put("runningAsRoot", root);
-        Map<String, Object> sup = new LinkedHashMap<>();
-        sup.put("name", supervisor.name());
-        sup.put("available", supervisor.available());
-        sup.put("provesCleanup", supervisor.provesCleanup());
-        sup.put("explanation", supervisor.explanation());
-        doc.put("supervisor", sup);
+        if (supervisor == null) {
+            doc.put("supervisor", null); // refused before a supervisor was selected
+        } else {
+            Map<String, Object> sup = new LinkedHashMap<>();
+            sup.put("name", supervisor.name());
+            sup.put("available", supervisor.available());
+            sup.put("provesCleanup", supervisor.provesCleanup());
+            sup.put("explanation", supervisor.explanation());
+            doc.put("supervisor", sup);
+        }
         doc.put("envelope", envelope(env));
         return doc;
     }

@@ -101,7 +101,7 @@ final class SignCommand implements Command {
         try {
             keyPath = Path.of(keyArgument);
         } catch (InvalidPathException e) {
-            throw new UsageException("--key is not a usable path: " + Args.printable(keyArgument));
+            throw new UsageException("--key is not a usable path: " + Args.path(keyArgument));
         }
         // The directory as given, never resolved: a skill root that is a link fails the capture
         // (exit 1), exactly as for verify-signature, before anything is written.
@@ -111,7 +111,7 @@ final class SignCommand implements Command {
             skillDir = dir.toAbsolutePath().normalize();
             dirIdentity = Files.readAttributes(skillDir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | InvalidPathException e) {
-            throw new UsageException("the skill directory cannot be examined: " + Args.printable(dir.toString()));
+            throw new UsageException("the skill directory cannot be examined: " + Args.path(dir.toString()));
         }
         SignatureSigner.Opening opening;
         try {

@@ -26,7 +26,7 @@ import java.util.Set;
  * {@code list} is read-only; {@code revoke} appends a revocation and needs the writer's lock, so it
  * is refused while a host holds the log open.
  */
-final class TrustCommand implements Command {
+final class TrustCommand implements Command, Cli.NeedsInput {
     @Override
     public String name() {
         return "trust";
@@ -34,17 +34,23 @@ final class TrustCommand implements Command {
 
     @Override
     public String summary() {
-        return "list trust decisions, or revoke one";
+        return "list trust decisions, trust one exact revision (add), or revoke one";
     }
 
     @Override
     public String usage() {
         return """
                 usage: skillgate trust list --data-dir DIR [--json]
+                       skillgate trust add SKILL_DIR --data-dir DIR [--workspace W] [--approve sha256:REV] [--json]
                        skillgate trust revoke --data-dir DIR --scope SCOPE_ID [--json]
 
                 list    prints the latest decision on every scope in DIR/audit: TRUSTED, REVOKED, or
                         SUSPENDED (approved, but the log is disabled and trusts nothing).
+                add     shows the exact request (revision, files and digests, workspace, agent
+                        skillgate-cli, the manifest's timeout and output limit as ceilings) and asks;
+                        yes records a trusted-revision receipt in DIR's audit log, so later runs of
+                        exactly this revision in W (default: the current directory) are not asked.
+                        --approve answers yes only for that revision.
                 revoke  appends a revocation of the scope with id SCOPE_ID (sha256:..., as listed).
                         Trust is not a sandbox: a trusted skill still runs with your user's access.
                 exit codes: 0 ok (or already revoked), 1 not found / disabled log / I/O fault, 2 usage,
@@ -54,10 +60,25 @@ final class TrustCommand implements Command {
 
     @Override
     public ExitCode run(List<String> argv, PrintStream out, PrintStream err) throws UsageException {
-        Args args = Args.parse(argv, Set.of("--json"), Set.of("--data-dir", "--scope"));
+        return run(argv, System.in, RawArguments.none(), out, err);
+    }
+
+    @Override
+    public ExitCode run(List<String> argv, java.io.InputStream in, RawArguments raw, PrintStream out, PrintStream err)
+            throws UsageException {
+        Args args = Args.parse(argv, Set.of("--json"), Set.of("--data-dir", "--scope", "--workspace", "--approve"));
         List<String> positionals = args.positionals();
+        if (!positionals.isEmpty() && positionals.get(0).equals("add")) {
+            if (positionals.size() != 2) {
+                throw new UsageException("trust add needs exactly one skill directory");
+            }
+            return TrustAdd.run(args, positionals.get(1), in, out, err);
+        }
+        if (args.has("--workspace") || args.has("--approve")) {
+            throw new UsageException("--workspace and --approve apply to add only");
+        }
         if (positionals.size() != 1) {
-            throw new UsageException("expected one of: list, revoke");
+            throw new UsageException("expected one of: list, add, revoke");
         }
         Path dir = AuditViews.auditDir(args);
         boolean json = args.has("--json");

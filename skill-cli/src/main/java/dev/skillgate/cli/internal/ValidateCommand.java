@@ -100,15 +100,15 @@ final class ValidateCommand implements Command {
         try {
             path = Path.of(arg);
         } catch (InvalidPathException e) {
-            throw new UsageException("not a usable path: " + Args.printable(arg));
+            throw new UsageException("not a usable path: " + Args.path(arg));
         }
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            throw new UsageException("path does not exist: " + Args.printable(arg));
+            throw new UsageException(Args.missing("path", arg));
         } catch (IOException e) {
-            throw new UsageException("path cannot be examined: " + Args.printable(arg));
+            throw new UsageException("path cannot be examined: " + Args.path(arg));
         }
         Path fileName = path.getFileName();
         if (!attrs.isDirectory()

@@ -61,4 +61,18 @@ class DataDirectoriesTest {
                 .isEmpty();
         assertThat(failed.failure()).isPresent();
     }
+
+    @Test
+    void theCoveringMountDecidesWhetherItIsNoexec() {
+        java.util.List<String> info = java.util.List.of(
+                "1 0 8:1 / / rw,relatime - ext4 /dev/sda1 rw",
+                "2 1 0:40 / /srv/no\\040exec rw,noexec,relatime - tmpfs tmpfs rw",
+                "3 1 0:41 / /srv/ok rw,relatime - tmpfs tmpfs rw",
+                "4 3 0:42 / /srv/ok/inner rw,nosuid,noexec - tmpfs tmpfs rw");
+        assertThat(DataDirectories.noexecMount("/home/me/state", info)).isEmpty();
+        assertThat(DataDirectories.noexecMount("/srv/no exec/data", info)).contains("/srv/no exec");
+        assertThat(DataDirectories.noexecMount("/srv/ok/data", info)).isEmpty();
+        assertThat(DataDirectories.noexecMount("/srv/ok/inner", info)).contains("/srv/ok/inner");
+        assertThat(DataDirectories.noexecMount("/srv/okay", info)).isEmpty();
+    }
 }

@@ -10,6 +10,7 @@ import dev.skillgate.model.InputType;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.ToolClass;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Renders approval requests as terminal text in which no untrusted character can act on the
@@ -17,6 +18,7 @@ import java.util.List;
  * character except TAB is shown as {@code \\uXXXX}, and long lines wrap onto marked continuation
  * lines (never cut: the human must be able to see every character they approve).
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ApprovalText {
     /** Longest rendered line, in code points, before it wraps onto a marked continuation line. */
     public static final int MAX_LINE = 400;

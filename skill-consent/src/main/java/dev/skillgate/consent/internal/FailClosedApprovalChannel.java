@@ -17,6 +17,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * Wraps an {@link ApprovalChannel} so that every failure is a denial and every request completes
@@ -33,6 +34,7 @@ import java.util.function.Supplier;
  * that ignores interrupts keeps its pool thread until it returns; the pool bound keeps such a
  * channel from taking more than {@value #MAX_CALLS} threads.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class FailClosedApprovalChannel implements ApprovalChannel {
     /** Most host channel calls in progress at once, across every wrapper in this JVM. */
     public static final int MAX_CALLS = 64;

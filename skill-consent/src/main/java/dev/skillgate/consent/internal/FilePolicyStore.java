@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * The default {@link PolicyStore}: one private JSON file, {@code policy.json}, in a private
@@ -45,6 +46,7 @@ import java.util.UUID;
  * permission steps are skipped (documented platform limit). Concurrent writers in other processes
  * are not coordinated.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class FilePolicyStore implements PolicyStore {
     /** The policy file's name inside the directory. */
     public static final String FILE_NAME = "policy.json";

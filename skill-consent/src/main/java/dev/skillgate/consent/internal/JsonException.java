@@ -1,9 +1,12 @@
 package dev.skillgate.consent.internal;
 
+import org.apiguardian.api.API;
+
 /**
  * Why the strict reader rejected a text. The message names the rule and a byte or character
  * offset; it never quotes the input.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class JsonException extends Exception {
     private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A parsed JSON value of the strict reader: objects keep their member order, numbers keep their
@@ -12,6 +13,7 @@ import java.util.Objects;
  *
  * <p>Used only for Skillgate's own small private files; it is not a general JSON library.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public sealed interface JsonValue
         permits JsonValue.JObject,
                 JsonValue.JArray,

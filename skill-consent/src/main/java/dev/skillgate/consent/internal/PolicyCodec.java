@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.apiguardian.api.API;
 
 /**
  * The policy file format (documented in {@code docs/consent.md}): encoding and strict decoding.
@@ -36,6 +37,7 @@ import java.util.UUID;
  * UUIDs, instants, integers), more than 64 scopes, duplicate scopes or receipt ids. Nothing is
  * ever partially applied: the result is a complete settings value or an error.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class PolicyCodec {
     /** The {@code format} member's value. */
     public static final String FORMAT = "skillgate-execution-policy";

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A small, strict, bounded JSON reader for Skillgate's own private files (RFC 8259 grammar only).
@@ -23,6 +24,7 @@ import java.util.Map;
  * {@code NaN}, {@code Infinity}, leading {@code +} or leading zeros) and are kept as lexemes; escaped
  * surrogates must form a pair. It does not coerce, normalise or repair anything.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class StrictJsonReader {
 
     /**

@@ -3,6 +3,7 @@ package dev.skillgate.consent.internal;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Writes a {@link JsonValue} as UTF-8 JSON that {@link StrictJsonReader} reads back to an equal
@@ -13,6 +14,7 @@ import java.util.Map;
  * is refused with {@link IllegalArgumentException} (a bug in the caller, never silent
  * replacement). Nesting is bounded by {@link #MAX_DEPTH}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class StrictJsonWriter {
     /** Deepest nesting written. */
     public static final int MAX_DEPTH = 64;

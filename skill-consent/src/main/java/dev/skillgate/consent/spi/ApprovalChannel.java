@@ -9,6 +9,7 @@ import dev.skillgate.model.ErrorCode;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apiguardian.api.API;
 
 /**
  * The host's approval surface (its UI): shows an {@link ApprovalRequest} to the human and answers
@@ -23,6 +24,7 @@ import java.util.concurrent.CompletionStage;
  * live proposal, so an answer for a proposal it does not know (e.g. after a restart) is
  * {@link ErrorCode#UNKNOWN_PROPOSAL}.
  */
+@API(status = API.Status.STABLE, since = "0.1.0")
 public interface ApprovalChannel {
 
     /** Shows {@code request} to the human; the stage completes with their decision. */

@@ -4,12 +4,14 @@ import dev.skillgate.consent.PolicyLoad;
 import dev.skillgate.consent.PolicySettings;
 import dev.skillgate.consent.internal.PolicyCodec;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The stored form of a policy, for {@link PolicyStore} implementations that keep it elsewhere than
  * the default file (a database row, a KMS-backed blob): the same strict JSON the file holds, so every
  * store reads exactly what the file store reads.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class PolicyDocuments {
     /** The most bytes a stored policy may have. */
     public static final int MAX_BYTES = PolicyCodec.MAX_BYTES;

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * Persists the execution policy (SPEC §8). Platform teams may supply their own; the default is a
@@ -20,6 +21,7 @@ import java.util.function.Function;
  * afterwards a load returns either the old or the new settings, never a mixture. A store is trusted
  * code: anything that can write it can grant trust, so never hand one to agent-facing code.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public interface PolicyStore {
 
     /** Reads the stored policy. Never throws for malformed or unsafe stored data. */

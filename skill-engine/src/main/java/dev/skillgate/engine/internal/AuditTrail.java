@@ -45,6 +45,14 @@ public final class AuditTrail implements Trail {
         return granting(log.recordConsumption(new AuditEvent.Consumed(b.run(), b.agent(), b.revision(), b.digest())));
     }
 
+    /**
+     * Records a consumed approval that is not a ledger grant (a project run, decision 0650): committed
+     * before the first step starts, or the launch is refused.
+     */
+    public Optional<Diagnostic> consumed(AuditEvent.Consumed event) {
+        return guarded(() -> granting(log.recordConsumption(event)));
+    }
+
     @Override
     public boolean vouchesFor(TrustedRevisionLaunch launch) {
         return log.isTrusted(executionScope(launch.scope(), launch.receipt()));

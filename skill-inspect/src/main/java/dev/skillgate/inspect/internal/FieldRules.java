@@ -28,6 +28,9 @@ public final class FieldRules {
     /** Longest untrusted value quoted verbatim in a reference-profile message, in code points. */
     static final int QUOTE_MAX = 128;
 
+    /** The one host field honoured, and only in the safe direction (decision 0635). */
+    static final String DISABLE_MODEL_INVOCATION = "disable-model-invocation";
+
     static final String REF_ALLOWED =
             "['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name']";
 
@@ -159,7 +162,14 @@ public final class FieldRules {
             }
             reported++;
             Optional<String> host = HostExtensions.hostOf(key);
-            if (host.isPresent()) {
+            if (key.equals(DISABLE_MODEL_INVOCATION)) {
+                out.add(portable(
+                        ErrorCode.KEYS_HOST_EXTENSION,
+                        key,
+                        "Field '" + key + "' is a " + host.orElseThrow()
+                                + " extension: preserved; honoured only in the safe direction (true keeps the skill"
+                                + " out of the model-facing catalog); not part of the standard"));
+            } else if (host.isPresent()) {
                 out.add(portable(
                         ErrorCode.KEYS_HOST_EXTENSION,
                         key,
@@ -239,6 +249,10 @@ public final class FieldRules {
                         "allowed-tools",
                         "Field 'allowed-tools' must be one space-separated string, not a " + v.kind()));
             }
+            out.add(note(
+                    ErrorCode.TOOLS_NOT_ENFORCED,
+                    "allowed-tools",
+                    "Field 'allowed-tools' is preserved, not enforced: Skillgate grants no tool and restricts none"));
         });
         hostNotes(fields, out);
         return out;

@@ -3,6 +3,7 @@ package dev.skillgate.inspect.internal;
 import dev.skillgate.inspect.DiscoveredSkill;
 import dev.skillgate.inspect.DiscoveryOptions;
 import dev.skillgate.inspect.DiscoveryResult;
+import dev.skillgate.inspect.FileIdentity;
 import dev.skillgate.inspect.ShadowedSkill;
 import dev.skillgate.inspect.SkillDocument;
 import dev.skillgate.inspect.SkillKind;
@@ -10,6 +11,7 @@ import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
+import dev.skillgate.model.Severity;
 import dev.skillgate.model.Text;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -31,10 +33,11 @@ import java.util.Optional;
 /**
  * The discovery walk: depth-first over each root, children in code point order of their names, at
  * most {@code maxDepth} levels and {@code maxEntriesPerRoot} entries per root. A directory holding
- * {@code SKILL.md} (or {@code skill.md}) is a skill candidate and is not descended into. Links are
- * reported and never followed; names starting with {@code .} and {@code node_modules} are skipped;
- * FIFOs, sockets and devices are never opened. At most {@code maxDepth + 1} directories are open at
- * once.
+ * {@code SKILL.md} (or {@code skill.md}) is a skill candidate and is not descended into; a root that
+ * holds one is that one skill. Links are reported and never followed; version-control metadata
+ * ({@code .git}, {@code .hg}, {@code .svn}), {@code node_modules} and (by option) other
+ * dot-directories are skipped and reported; a root given twice is searched once; FIFOs, sockets and
+ * devices are never opened. At most {@code maxDepth + 1} directories are open at once.
  */
 public final class Walker {
     private final DiscoveryOptions options;
@@ -43,6 +46,10 @@ public final class Walker {
     private final List<ValidationReport> rejected = new ArrayList<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final Map<String, DiscoveredSkill> byName = new HashMap<>();
+    private final Map<Path, DiscoveredSkill> byLocation = new HashMap<>();
+    private final List<FileIdentity> rootIdentities = new ArrayList<>();
+    private boolean overflowed;
+    private static final java.util.Set<String> NEVER_SEARCHED = java.util.Set.of(".git", ".hg", ".svn", "node_modules");
     private static final char REPLACEMENT = '\uFFFD';
 
     private Walker(DiscoveryOptions options) {
@@ -55,7 +62,12 @@ public final class Walker {
         for (int i = 0; i < roots.size(); i++) {
             walker.walkRoot(i, roots.get(i).toAbsolutePath().normalize());
         }
-        return new DiscoveryResult(walker.skills, walker.shadowed, walker.rejected, walker.diagnostics);
+        if (walker.overflowed && !options.acceptPartial()) {
+            // Fail closed: a catalog that silently misses skills is not offered (decision 0636).
+            return new DiscoveryResult(List.of(), List.of(), List.of(), walker.diagnostics, true);
+        }
+        return new DiscoveryResult(
+                walker.skills, walker.shadowed, walker.rejected, walker.diagnostics, walker.overflowed);
     }
 
     private record Frame(Dir dir, List<String> segments, List<String> names, int[] next) {}
@@ -83,6 +95,18 @@ public final class Walker {
                     Diagnostic.warning(ErrorCode.LAYOUT_DIR, root.toString(), "Root is not a directory: " + shown));
             return;
         }
+        FileIdentity rootIdentity = ReaderCore.identity(attrs);
+        for (int earlier = 0; earlier < rootIdentities.size(); earlier++) {
+            if (rootIdentities.get(earlier).sameFileAs(rootIdentity)) {
+                diagnostics.add(new Diagnostic(
+                        ErrorCode.LAYOUT_SKIPPED,
+                        Severity.INFO,
+                        root.toString(),
+                        "Root " + index + " is root " + earlier + " given again; it was searched once"));
+                return;
+            }
+        }
+        rootIdentities.add(rootIdentity);
         int[] budget = {options.maxEntriesPerRoot()};
         boolean depthLimited = false;
         Deque<Frame> stack = new ArrayDeque<>();
@@ -92,6 +116,13 @@ public final class Walker {
                 rootDir.close();
                 diagnostics.add(Diagnostic.warning(
                         ErrorCode.SOURCE_CHANGED, root.toString(), "Root changed while it was opened: " + shown));
+                return;
+            }
+            if (exists(rootDir, "SKILL.md") || exists(rootDir, "skill.md")) {
+                // The root is itself a skill directory (what `skills-ref to-prompt` takes): that one skill.
+                rootDir.close();
+                Path name = root.getFileName();
+                candidate(index, root, List.of(), name == null ? "" : name.toString(), root);
                 return;
             }
             Optional<List<String>> rootNames = list(rootDir, budget, root, List.of());
@@ -107,9 +138,6 @@ public final class Walker {
                     continue;
                 }
                 String name = frame.names().get(frame.next()[0]++);
-                if (name.startsWith(".") || name.equals("node_modules")) {
-                    continue;
-                }
                 List<String> segments = append(frame.segments(), name);
                 Path shownPath;
                 try {
@@ -141,13 +169,28 @@ public final class Walker {
                     continue;
                 }
                 if (entry.isRegularFile()) {
-                    if (segments.size() == 1 && options.legacyFlatFiles() && isLegacyName(name)) {
+                    if (segments.size() == 1
+                            && options.legacyFlatFiles()
+                            && isLegacyName(name)
+                            && !name.startsWith(".")) {
                         legacy(index, root, name, shownPath);
                     }
                     continue;
                 }
                 if (!entry.isDirectory()) {
                     continue; // FIFOs, sockets and devices are never opened
+                }
+                if (NEVER_SEARCHED.contains(name) || (name.startsWith(".") && !options.dotDirectories())) {
+                    diagnostics.add(new Diagnostic(
+                            ErrorCode.LAYOUT_SKIPPED,
+                            Severity.INFO,
+                            shownPath.toString(),
+                            "'" + Text.excerpt(String.join("/", segments)) + "' was not searched ("
+                                    + (NEVER_SEARCHED.contains(name)
+                                            ? "version-control metadata and node_modules never are"
+                                            : "dot-directories are excluded by option")
+                                    + ")"));
+                    continue;
                 }
                 Dir child;
                 try {
@@ -214,11 +257,17 @@ public final class Walker {
     private Optional<List<String>> list(Dir dir, int[] budget, Path root, List<String> segments) throws IOException {
         List<String> names = dir.list(budget[0]);
         if (names.size() > budget[0]) {
-            diagnostics.add(Diagnostic.warning(
+            overflowed = true;
+            String message = "Discovery stopped: the root holds more than maxEntriesPerRoot "
+                    + options.maxEntriesPerRoot() + " entries within maxDepth"
+                    + (options.acceptPartial()
+                            ? "; the catalog is partial (accepted)"
+                            : "; no partial catalog is offered (raise the bound, or accept a partial catalog)");
+            diagnostics.add(new Diagnostic(
                     ErrorCode.LAYOUT_WALK_LIMIT,
+                    options.acceptPartial() ? Severity.WARNING : Severity.ERROR,
                     resolve(root, segments).toString(),
-                    "Discovery stopped: the root holds more than maxEntriesPerRoot " + options.maxEntriesPerRoot()
-                            + " entries within maxDepth"));
+                    message));
             budget[0] = 0;
             return Optional.empty();
         }
@@ -271,6 +320,17 @@ public final class Walker {
     }
 
     private void accept(DiscoveredSkill skill) {
+        DiscoveredSkill same = byLocation.get(skill.location());
+        if (same != null) {
+            // Overlapping roots reach one skill twice: it is not shadowed by itself.
+            diagnostics.add(new Diagnostic(
+                    ErrorCode.LAYOUT_SKIPPED,
+                    Severity.INFO,
+                    skill.location().toString(),
+                    "Skill '" + Text.excerpt(skill.name()) + "' was already found through root " + same.rootIndex()));
+            return;
+        }
+        byLocation.put(skill.location(), skill);
         DiscoveredSkill winner = byName.get(skill.name());
         if (winner != null) {
             shadowed.add(new ShadowedSkill(skill.name(), skill.location(), skill.rootIndex(), winner.location()));

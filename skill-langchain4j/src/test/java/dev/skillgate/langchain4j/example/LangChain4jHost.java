@@ -17,6 +17,7 @@ import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SemVer;
 import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.tools.SchemaReport;
 import dev.skillgate.tools.ToolBinding;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -46,30 +47,44 @@ public final class LangChain4jHost {
     }
 
     static int run(String[] args, InputStream in, PrintStream out) throws Exception {
-        Path skills = Path.of(args[0]).toAbsolutePath();
+        Path skillsRoot = Path.of(args[0]).toAbsolutePath();
+        Path node = Path.of(args[1]);
+        String nodeVersion = args[2];
         String skill = args[3];
-        String input = args[4];
-        Path work = Files.createTempDirectory("skillgate-langchain4j-");
-        try (ConsoleApprovalChannel terminal =
-                        new ConsoleApprovalChannel(out, new InputStreamReader(in, StandardCharsets.UTF_8));
-                SkillGate gate = SkillGate.builder()
-                        .dataDirectory(work.resolve("data"))
-                        .skillRoot(skills)
-                        .nodeRuntime(NodeRuntime.pinned(Path.of(args[1]), args[2]))
-                        .approvalChannel(terminal)
-                        .build()) {
-            AgentContext context = AgentContext.of(
-                    "langchain4j-example", SemVer.parse("1.0.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY);
-            ToolBinding binding = ToolBinding.of(RunId.random(), AgentId.of("langchain4j-example"), context, work);
-            SkillgateToolProvider tools = SkillgateToolProvider.of(gate, binding);
-            Assistant assistant = AiServices.builder(Assistant.class)
-                    .chatModel(new ScriptedModel(skill, input))
-                    .systemMessageProvider(id -> tools.systemPrompt())
-                    .toolProvider(tools)
+        Path workspace = Files.createTempDirectory("skillgate-langchain4j-");
+        Path dataDir = workspace.resolve("data");
+        try (ConsoleApprovalChannel myApprovalUi =
+                new ConsoleApprovalChannel(out, new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            // snippet:begin gate-and-binding
+            SkillGate gate = SkillGate.builder()
+                    .dataDirectory(dataDir)
+                    .skillRoot(skillsRoot)
+                    .nodeRuntime(NodeRuntime.pinned(node, nodeVersion)) // absolute path, exact version
+                    .approvalChannel(myApprovalUi) // MCP/ADK: see below
                     .build();
-            String answer = assistant.chat("Use the " + skill + " skill.");
-            out.println("assistant: " + answer);
-            return answer.startsWith("error") ? 3 : 0;
+            ToolBinding binding = ToolBinding.of(
+                    RunId.random(),
+                    AgentId.of("support-bot"),
+                    AgentContext.of("support-bot", SemVer.parse("1.4.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY),
+                    workspace);
+            // snippet:end gate-and-binding
+            try (gate) {
+                ChatModel chatModel = new ScriptedModel(skill, args[4]);
+                // snippet:begin langchain4j
+                SkillgateToolProvider skills = SkillgateToolProvider.of(gate, binding);
+                Assistant assistant = AiServices.builder(Assistant.class)
+                        .chatModel(chatModel)
+                        .systemMessageProvider(
+                                memoryId -> skills.systemPrompt()) // how the tools work + <available_skills>
+                        .toolProvider(skills) // activate_skill, read_skill_resource, one tool per skill
+                        .build();
+                String answer = assistant.chat("Use the " + skill + " skill.");
+                List<SchemaReport> reports = skills.schemaReports(); // per skill: offered? annotations dropped?
+                // snippet:end langchain4j
+                out.println("assistant: " + answer);
+                out.println("schema reports: " + reports.size());
+                return answer.startsWith("error") ? 3 : 0;
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import dev.skillgate.model.SemVer;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.tools.ToolBinding;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,25 +31,32 @@ public final class McpStdioHost {
     private McpStdioHost() {}
 
     public static void main(String[] args) throws InterruptedException {
-        McpElicitationApprovals approvals = McpElicitationApprovals.create();
-        SkillGate gate = SkillGate.builder()
-                .dataDirectory(Path.of(args[1]))
-                .skillRoot(Path.of(args[0]))
-                .nodeRuntime(NodeRuntime.pinned(Path.of(args[3]), args[4]))
-                .approvalChannel(approvals)
-                .approvalTimeout(Duration.ofSeconds(60))
-                .build();
+        Path skillsRoot = Path.of(args[0]);
+        Path dataDir = Path.of(args[1]);
+        Path node = Path.of(args[3]);
+        String nodeVersion = args[4];
         ToolBinding binding = ToolBinding.of(
                 RunId.random(),
                 AgentId.of("mcp-example"),
                 AgentContext.of("mcp-example", SemVer.parse("1.0.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY),
                 Path.of(args[2]));
-        SkillgateMcpServer server =
+        // snippet:begin mcp
+        McpElicitationApprovals approvals = McpElicitationApprovals.create(); // or withFallback(myApprovalUi)
+        SkillGate gate = SkillGate.builder()
+                .dataDirectory(dataDir)
+                .skillRoot(skillsRoot)
+                .nodeRuntime(NodeRuntime.pinned(node, nodeVersion))
+                .approvalChannel(approvals)
+                .approvalTimeout(Duration.ofSeconds(60)) // how long an elicitation may stay unanswered
+                .build();
+        SkillgateMcpServer skills =
                 SkillgateMcpServer.builder(gate, binding).elicitation(approvals).build();
-        server.serve(new StdioServerTransportProvider(McpJsonDefaults.getMapper()));
+        McpSyncServer server = skills.serve(new StdioServerTransportProvider(McpJsonDefaults.getMapper()));
+        // any transport provider of the SDK works; skills.refresh() re-captures after you edit skills
+        // snippet:end mcp
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
+            skills.close();
             gate.close(Duration.ofSeconds(20));
             approvals.close();
             stopped.countDown();

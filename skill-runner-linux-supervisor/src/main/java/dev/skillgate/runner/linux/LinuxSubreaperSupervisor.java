@@ -10,6 +10,7 @@ import dev.skillgate.runner.linux.internal.SupervisorCore;
 import dev.skillgate.runner.linux.internal.Wire;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The Linux subreaper supervisor: a small single-threaded C helper, shipped in this jar, becomes a
@@ -40,6 +41,7 @@ import java.util.Objects;
  * (Landlock scoping, see {@link LandlockPolicy}) only stops it from signalling the helper or the JVM;
  * without L1 a same-user script can kill both. Every result names the layer that applied.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
 
     /** The name this supervisor reports. */

@@ -44,27 +44,30 @@ public final class SpringAiHost {
     }
 
     static int run(String[] args, InputStream in, PrintStream out) throws Exception {
-        Path work = Files.createTempDirectory("skillgate-spring-ai-");
+        Path workspace = Files.createTempDirectory("skillgate-spring-ai-");
         String skill = args[3];
         try (ConsoleApprovalChannel terminal =
                         new ConsoleApprovalChannel(out, new InputStreamReader(in, StandardCharsets.UTF_8));
                 SkillGate gate = SkillGate.builder()
-                        .dataDirectory(work.resolve("data"))
+                        .dataDirectory(workspace.resolve("data"))
                         .skillRoot(Path.of(args[0]).toAbsolutePath())
                         .nodeRuntime(NodeRuntime.pinned(Path.of(args[1]), args[2]))
                         .approvalChannel(terminal)
                         .build()) {
             AgentContext context = AgentContext.of(
                     "spring-ai-example", SemVer.parse("1.0.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY);
-            SkillgateToolCallbackProvider tools = SkillgateToolCallbackProvider.of(
-                    gate, ToolBinding.of(RunId.random(), AgentId.of("spring-ai-example"), context, work));
-            String answer = ChatClient.create(new ScriptedModel(skill, args[4]))
+            ToolBinding binding = ToolBinding.of(RunId.random(), AgentId.of("spring-ai-example"), context, workspace);
+            ChatModel chatModel = new ScriptedModel(skill, args[4]);
+            // snippet:begin spring-ai
+            SkillgateToolCallbackProvider skills = SkillgateToolCallbackProvider.of(gate, binding);
+            String answer = ChatClient.create(chatModel)
                     .prompt()
-                    .system(tools.systemPrompt())
+                    .system(skills.systemPrompt())
                     .user("Use the " + skill + " skill.")
-                    .toolCallbacks(tools)
+                    .toolCallbacks(skills) // ToolDefinition.inputSchema = the skill's schema text
                     .call()
                     .content();
+            // snippet:end spring-ai
             out.println("assistant: " + answer);
             return answer != null && answer.contains("\"error\"") ? 3 : 0;
         }

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.apiguardian.api.API;
 
 /**
  * An {@link AuditSink} that appends every exported record to {@code skillgate_audit_export}: log id,
@@ -21,6 +22,7 @@ import javax.sql.DataSource;
  * someone rewrote history, or two logs share an id). The local log stays the source of truth; a crash
  * between commit and export leaves a gap here that the auditor sees (decision 0370).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class PostgresAuditSink implements AuditSink {
     private static final Pattern INSTANCE = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");
 

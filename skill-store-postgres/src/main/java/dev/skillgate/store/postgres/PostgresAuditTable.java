@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.apiguardian.api.API;
 
 /**
  * The central auditor's view of {@code skillgate_audit_export}: for every exported log (one per
  * instance and repair), whether what the table holds is one contiguous, linked chain.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class PostgresAuditTable {
     private PostgresAuditTable() {}
 

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.apiguardian.api.API;
 
 /**
  * The execution policy in PostgreSQL, shared by every instance on the database: one row of
@@ -30,6 +31,7 @@ import javax.sql.DataSource;
  * database that cannot be reached is {@code UNUSABLE} with {@code POLICY_IO}. Never throws from
  * {@code load}.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class PostgresPolicyStore implements PolicyStore {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.apiguardian.api.API;
 
 /**
  * The stores' database schema and its versioned migrations, shipped in this jar
@@ -28,6 +29,7 @@ import javax.sql.DataSource;
  * applied script that differs, is refused with {@link SchemaVersionException}: never guessed, never
  * downgraded. The stores check {@link #VERSION} before first use.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class PostgresSchema {
     /** The schema version this jar writes and reads. */
     public static final int VERSION = 1;

@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.apiguardian.api.API;
 
 /**
  * The workflow store in PostgreSQL (tables {@code skillgate_workflow} and
@@ -38,6 +39,7 @@ import javax.sql.DataSource;
  * sees a key. Connections come from the host's {@link DataSource} (pool it); each operation takes one
  * and returns it.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class PostgresWorkflowStore implements WorkflowStore {
     private final DataSource dataSource;
     private volatile boolean schemaChecked;

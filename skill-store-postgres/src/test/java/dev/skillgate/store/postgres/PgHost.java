@@ -48,24 +48,32 @@ public final class PgHost {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setUrl(args[0]);
-        Path data = Path.of(args[1]);
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setUrl(args[0]);
+        Path dataDir = Path.of(args[1]);
+        KeyProvider sharedKeyProvider = KeyProvider.keyFile(Path.of(args[2]));
         String instance = args[3];
-        WorkflowJournal.Builder jb = WorkflowJournal.builder(
-                        new PostgresWorkflowStore(ds), KeyProvider.keyFile(Path.of(args[2])))
-                .instance(InstanceId.of(instance))
-                .lease(Duration.ofMillis(Long.parseLong(args[7])));
+        Duration lease = Duration.ofMillis(Long.parseLong(args[7]));
+        // snippet:begin workflow-journal
+        WorkflowJournal.Builder journal = WorkflowJournal.builder(
+                        new PostgresWorkflowStore(dataSource), // or WorkflowStore.embedded(dir)
+                        sharedKeyProvider) // or KeyProvider.keyFile(path)
+                .instance(InstanceId.of(instance)) // who owns what it starts
+                .lease(lease); // renewed by a daemon thread while the owner runs
+        // snippet:end workflow-journal
         if (!args[4].equals("-")) {
-            jb.hostId(args[4]);
+            journal.hostId(args[4]); // another machine's name, for the proof-of-death tests
         }
+        // snippet:begin postgres-admin
+        PostgresSchema.migrate(dataSource); // once at start-up: the documented call
         SkillGateAdmin admin = SkillGateAdmin.open(
-                data,
-                new PostgresPolicyStore(ds),
-                AuditLogOptions.builder(SkillGateAdmin.auditDirectory(data))
-                        .sink(new PostgresAuditSink(ds, instance))
+                dataDir,
+                new PostgresPolicyStore(dataSource), // shared policy
+                AuditLogOptions.builder(SkillGateAdmin.auditDirectory(dataDir))
+                        .sink(new PostgresAuditSink(dataSource, instance)) // every instance's log, one table
                         .build(),
-                jb.build());
+                journal.build()); // shared workflows
+        // snippet:end postgres-admin
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty();
         Path node = dev.skillgate.fixtures.TestNodeBinary.require();
         Process v = new ProcessBuilder(node.toString(), "--version")

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,7 @@ import org.junit.jupiter.api.Test;
  * workflow-plan and activation requests (their defaults deny as unavailable), and whether a real
  * human understood what was shown.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public abstract class AbstractApprovalChannelContractTest {
 
     /** A channel under test and the human at its other end, scripted by the implementer's test. */

@@ -40,6 +40,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,7 @@ import org.junit.jupiter.api.Test;
  * Not asserted: file permissions, link handling or size bounds (they depend on the medium; the
  * built-in file store has its own tests), and coordination between processes (not promised).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public abstract class AbstractPolicyStoreContractTest {
 
     /**

@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * winner; retention removes only ended workflows. Not asserted: crash safety (the built-in stores
  * have crash-loop tests) and the store's durability configuration.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1.0")
 public abstract class AbstractWorkflowStoreContractTest {
 
     /** A new store instance over {@code location} (each call: another process on the same store). */

@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Assumptions;
  * <p>{@link #shared()} starts one server per JVM, stopped by a shutdown hook. A JVM killed with
  * SIGKILL leaves its server running (its data directory is under the temporary directory).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
 public final class TestPostgres implements AutoCloseable {
     /** The unprivileged user the server runs as when the JVM is root. */
     public static final String USER = "skillgate-pg";

@@ -1,0 +1,2 @@
+'use strict';
+exports.greet = (name) => `Hello, ${name}!`;
