@@ -28,7 +28,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A person at the console in real headless Chromium (Debian's chromium + chromedriver, over the W3C
@@ -232,24 +231,36 @@ class ConsoleBrowserTest {
         RunId run = RunId.random();
         CompletableFuture<ExecutionEnvelope> result = run(run);
         browser.open(console.launchUri());
-        String id = browser.attribute(browser.find("article.request[data-state=PENDING]"), "data-id");
-        WebDriver.await(
-                () -> !browser.findAll("article.request[data-state=EXPIRED]").isEmpty(), "expiry");
-        assertThat(browser.enabled(browser.find("article.request[data-state=EXPIRED] button.approve")))
-                .isFalse();
-        // A late click from a page that did not notice (a sleeping laptop): the browser's own
-        // request with the real session and CSRF token is refused.
-        JsonNode late = browser.executeAsync(
-                "const done = arguments[arguments.length - 1];"
-                        + "fetch('/api/session').then(r => r.json()).then(s => fetch('/api/requests/' + arguments[0]"
-                        + " + '/decision', {method: 'POST', headers: {'Content-Type': 'application/json',"
-                        + " 'X-CSRF-Token': s.csrf}, body: JSON.stringify({decision: 'approve'})}))"
-                        + ".then(r => r.json().then(j => done(r.status + ' ' + j.code + ' ' + j.state)));",
-                id);
-        assertThat(late.asString()).isEqualTo("409 DECISION_REFUSED EXPIRED");
+        String article = "article.request[data-state=PENDING]";
+        String id = browser.attribute(browser.find(article), "data-id");
+        // A page that cannot refresh (a sleeping laptop, a stalled network): its list requests never
+        // answer, so the approve button stays as it was while the request expires on the server.
+        browser.execute("const real = window.fetch;"
+                + "window.fetch = (url, init) => String(url).endsWith('/api/requests')"
+                + " ? new Promise(() => {}) : real(url, init);");
+        WebDriver.await(() -> console.requestCounts().containsKey("EXPIRED"), "expiry on the server");
         ExecutionEnvelope env = result.get(120, TimeUnit.SECONDS);
         assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
         assertThat(env.errors()).anyMatch(d -> d.code() == ErrorCode.CONSENT_TIMEOUT);
+        String approve = browser.find("#req-" + id + " button.approve");
+        assertThat(browser.enabled(approve)).isTrue();
+        assertThat(browser.text(browser.find("#req-" + id + " .countdown"))).isEqualTo("time is up");
+        browser.click(approve);
+        WebDriver.await(
+                () -> "DECISION_REFUSED"
+                        .equals(browser.attribute(browser.find("#req-" + id + " .result"), "data-code")),
+                "the refusal of the late click");
+        assertThat(browser.text(browser.find("#req-" + id + " .result")))
+                .contains("DECISION_REFUSED")
+                .contains("EXPIRED")
+                .contains("nothing was decided");
+        assertThat(console.requestCounts()).containsEntry("EXPIRED", 1).doesNotContainKey("APPROVED");
+        assertThat(runs()).isEmpty();
+        // Once the page can refresh again it shows the expiry and disables the buttons.
+        browser.open(console.baseUri());
+        browser.find("article.request[data-state=EXPIRED]");
+        assertThat(browser.enabled(browser.find("article.request[data-state=EXPIRED] button.approve")))
+                .isFalse();
         assertThat(runs()).isEmpty();
     }
 

@@ -143,6 +143,7 @@ public final class Book {
                 return CompletableFuture.completedFuture(
                         Decisions.superseded(request, "the console cannot show more requests"));
             }
+            settleAll();
             if (kind == Kind.EXECUTION) {
                 for (Entry old : entries.values()) {
                     if (old.kind == Kind.EXECUTION
@@ -181,6 +182,20 @@ public final class Book {
         e.answer.complete(answer);
     }
 
+    /** Ends {@code e} as expired when it is pending at or past its deadline. */
+    private void settle(Entry e, long now) {
+        if (e.state == RequestState.PENDING && now - e.deadlineNanos >= 0) {
+            end(e, RequestState.EXPIRED, Decisions.expired(e.request));
+        }
+    }
+
+    private void settleAll() {
+        long now = nanos.getAsLong();
+        for (Entry e : entries.values()) {
+            settle(e, now);
+        }
+    }
+
     private synchronized void expireIfDue(String id) {
         Entry e = entries.get(id);
         if (e != null && e.state == RequestState.PENDING) {
@@ -201,9 +216,7 @@ public final class Book {
         if (e == null) {
             return Optional.empty();
         }
-        if (e.state == RequestState.PENDING && nanos.getAsLong() - e.deadlineNanos >= 0) {
-            end(e, RequestState.EXPIRED, Decisions.expired(e.request));
-        }
+        settle(e, nanos.getAsLong());
         if (e.state != RequestState.PENDING) {
             return Optional.of(new Decided(false, e.state.name()));
         }
@@ -250,6 +263,7 @@ public final class Book {
 
     /** Ends every pending request of {@code run} as cancelled. */
     public synchronized int cancel(RunId run) {
+        settleAll();
         int n = 0;
         for (Entry e : entries.values()) {
             if (e.state == RequestState.PENDING && e.run.equals(Optional.of(run))) {
@@ -262,6 +276,7 @@ public final class Book {
 
     /** Ends every pending request as cancelled and refuses new ones. */
     public synchronized void close() {
+        settleAll();
         closed = true;
         for (Entry e : entries.values()) {
             if (e.state == RequestState.PENDING) {
@@ -315,9 +330,7 @@ public final class Book {
         List<Entry> all = new ArrayList<>(entries.values());
         for (int i = all.size() - 1; i >= 0; i--) {
             Entry e = all.get(i);
-            if (e.state == RequestState.PENDING && now - e.deadlineNanos >= 0) {
-                end(e, RequestState.EXPIRED, Decisions.expired(e.request));
-            }
+            settle(e, now);
             ObjectNode o = list.addObject();
             o.put("id", e.id);
             o.put("kind", e.kind.name());

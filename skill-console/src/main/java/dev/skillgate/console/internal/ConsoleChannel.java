@@ -51,7 +51,7 @@ public final class ConsoleChannel implements ApprovalChannel {
     @Override
     public CompletionStage<ApprovalDecision> requestActivation(ActivationApprovalRequest request) {
         return book.add(
-                Book.newId(),
+                request.id().toString(),
                 Book.Kind.ACTIVATION,
                 request,
                 Display.activation(request, describe(request.skill())),
