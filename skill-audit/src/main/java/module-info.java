@@ -5,6 +5,7 @@
  */
 module dev.skillgate.audit {
     requires transitive dev.skillgate.model;
+    requires transitive dev.skillgate.tlog;
     requires tools.jackson.core;
     requires tools.jackson.databind;
     requires org.bouncycastle.provider;

@@ -12,7 +12,7 @@ module dev.skillgate.engine {
     requires transitive dev.skillgate.audit;
     requires transitive dev.skillgate.workflow;
     requires transitive dev.skillgate.project;
-    requires dev.skillgate.runner.linux;
+    requires transitive dev.skillgate.runner.linux;
     requires static org.apiguardian.api;
 
     exports dev.skillgate.engine;

@@ -5,9 +5,10 @@
 #ifndef SKILLGATE_PROTOCOL_H
 #define SKILLGATE_PROTOCOL_H
 
-#define SV_VERSION "1.1.0"
-/* 2: the seal byte before the request; the working-directory identity in the request. */
-#define SV_PROTOCOL 2
+#define SV_VERSION "1.2.0"
+/* 2: the seal byte before the request; the working-directory identity in the request.
+ * 3: the confinement section (L2) after stdin; the hello's byte 3 names the L2 parts that apply. */
+#define SV_PROTOCOL 3
 
 /* Request (Java -> helper stdin). */
 #define REQ_MAGIC "SKSV"
@@ -23,11 +24,24 @@
 #define REQ_MAX_KILL_MS 60000u
 #define REQ_MAX_STDOUT 262144u
 #define REQ_MAX_STDERR 16384u
+#define REQ_MAX_WRITABLE 16u
+#define REQ_MAX_PORTS 64u
 
 /* Landlock policy byte. */
 #define POLICY_OFF 0
 #define POLICY_PREFER 1
 #define POLICY_REQUIRE 2
+
+/* Confinement section (L2): file writes and TCP. */
+#define FS_UNRESTRICTED 0
+#define FS_ALLOW_LIST 1
+#define NET_UNRESTRICTED 0
+#define NET_TCP_ALLOW_LIST 1
+
+/* L2 parts (hello byte 3: the parts that will apply). */
+#define CONF_FS_WRITES 0x01u
+#define CONF_NET_TCP 0x02u
+#define CONF_PROCESS 0x04u
 
 /* Executable verification mode (request) and what was done (spawned frame). */
 #define VERIFY_NONE 0
@@ -59,6 +73,7 @@
 #define LAYER_NONE 0
 #define LAYER_L0 1
 #define LAYER_L1 2
+#define LAYER_L2 3
 
 /* Feature bits in the hello frame. */
 #define FEAT_SUBREAPER 0x01u
@@ -68,6 +83,7 @@
 #define FEAT_NOT_DUMPABLE 0x10u
 #define FEAT_PROC_CHILDREN 0x20u
 #define FEAT_SIGNALFD 0x40u
+#define FEAT_PID_NAMESPACE 0x80u
 
 /* Outcomes. */
 #define OUT_EXITED 1
@@ -110,6 +126,8 @@
 #define SC_RESOURCE 11
 #define SC_LIFELINE_PROTOCOL 12
 #define SC_WORKSPACE_CHANGED 13
+#define SC_CONFINEMENT_UNAVAILABLE 14
+#define SC_CONFINEMENT_PATH 15
 #define SC_CHILD_SETSID 20
 #define SC_CHILD_SIGNALS 21
 #define SC_CHILD_PDEATHSIG 22
@@ -120,6 +138,7 @@
 #define SC_CHILD_LANDLOCK 27
 #define SC_CHILD_VERIFY 28
 #define SC_CHILD_EXEC 29
+#define SC_CHILD_NAMESPACE 30
 
 /* Exit status of the helper. */
 #define HELPER_EXIT_PROVEN 0

@@ -3,6 +3,7 @@ package dev.skillgate.audit;
 import dev.skillgate.audit.internal.Scopes;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.HardeningLayer;
@@ -146,6 +147,8 @@ public sealed interface AuditEvent {
      * @param earlyDelivery whether the caller received an earlier outcome than this one
      * @param runtimeSha256 the SHA-256 the runtime binary was verified against for this launch
      *     (the envelope's {@code runtimeSha256}), when a digest was pinned and the launch got that far
+     * @param confinement what the kernel confined for the run, part by part (the envelope's
+     *     {@code confinement}, hardening layer L2); empty in records written before it existed
      */
     record Settled(
             RunId run,
@@ -157,7 +160,8 @@ public sealed interface AuditEvent {
             HardeningLayer layer,
             List<ErrorCode> errors,
             boolean earlyDelivery,
-            Optional<Sha256Digest> runtimeSha256)
+            Optional<Sha256Digest> runtimeSha256,
+            Optional<Confinement> confinement)
             implements AuditEvent {
         /** Most error codes one record keeps. */
         public static final int MAX_ERRORS = 16;
@@ -174,6 +178,32 @@ public sealed interface AuditEvent {
                 List<ErrorCode> errors,
                 boolean earlyDelivery) {
             this(run, agent, revision, authority, status, cleanup, layer, errors, earlyDelivery, Optional.empty());
+        }
+
+        /** A settlement without a confinement report. */
+        public Settled(
+                RunId run,
+                AgentId agent,
+                Revision revision,
+                Authority authority,
+                ExecutionStatus status,
+                CleanupStatus cleanup,
+                HardeningLayer layer,
+                List<ErrorCode> errors,
+                boolean earlyDelivery,
+                Optional<Sha256Digest> runtimeSha256) {
+            this(
+                    run,
+                    agent,
+                    revision,
+                    authority,
+                    status,
+                    cleanup,
+                    layer,
+                    errors,
+                    earlyDelivery,
+                    runtimeSha256,
+                    Optional.empty());
         }
 
         /** What authorised the launch. */
@@ -195,6 +225,7 @@ public sealed interface AuditEvent {
             Objects.requireNonNull(cleanup, "cleanup");
             Objects.requireNonNull(layer, "layer");
             Objects.requireNonNull(runtimeSha256, "runtimeSha256");
+            Objects.requireNonNull(confinement, "confinement");
             errors = List.copyOf(errors);
             if (errors.size() > MAX_ERRORS || new HashSet<>(errors).size() != errors.size()) {
                 throw new InvalidValueException(

@@ -1,6 +1,11 @@
 package dev.skillgate.audit;
 
 import dev.skillgate.audit.internal.Engine;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
+import dev.skillgate.tlog.NoteSigner;
+import dev.skillgate.tlog.NoteVerifierKey;
+import dev.skillgate.tlog.SignedNote;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,6 +205,58 @@ public final class AuditLog implements AutoCloseable {
      */
     public CheckpointVerification verify(Checkpoint checkpoint, Optional<CheckpointPublicKey> trustedKey) {
         return engine.verify(checkpoint, trustedKey);
+    }
+
+    /**
+     * A C2SP {@code tlog-checkpoint} of the current commit point (origin {@code signer.name()/logId},
+     * tree size, RFC 6962 root) signed as a C2SP signed note; empty unless the log yields trust. Publish
+     * it outside this machine (a witness, another store): that is what makes a later rollback
+     * detectable ({@code docs/audit.md}).
+     */
+    public Optional<SignedNote> checkpoint(NoteSigner signer) {
+        return engine.noteCheckpoint(signer);
+    }
+
+    /**
+     * A snapshot of the log's Merkle tree recomputed from the committed records, for proofs; empty
+     * unless the log yields trust and the recomputed root matches the commit point.
+     *
+     * @throws IOException when the log cannot be read
+     */
+    public Optional<AuditTree> tree() throws IOException {
+        return engine.tree();
+    }
+
+    /**
+     * Checks that this log extends an earlier C2SP checkpoint: signed by one of {@code trustedKeys},
+     * for this log, and its records' root still the checkpoint's. Detects truncation, rollback of log
+     * and head together to before it, rewriting and replacement.
+     */
+    public CheckpointVerification verifyCheckpoint(byte[] checkpointNote, List<NoteVerifierKey> trustedKeys) {
+        AuditStatus s = status();
+        Optional<AuditTree> t;
+        try {
+            t = tree();
+        } catch (IOException e) {
+            return new CheckpointVerification(
+                    false,
+                    "",
+                    List.of(Diagnostic.error(
+                            ErrorCode.AUDIT_IO,
+                            "",
+                            "the log could not be read (" + e.getClass().getSimpleName() + ")")));
+        }
+        if (t.isEmpty()) {
+            ErrorCode code = s.state() == AuditState.VERIFYING ? ErrorCode.AUDIT_VERIFYING : ErrorCode.AUDIT_DISABLED;
+            return new CheckpointVerification(
+                    false,
+                    "",
+                    List.of(Diagnostic.error(
+                            code,
+                            "",
+                            "the log yields no verified tree (" + s.state() + "); nothing can be confirmed")));
+        }
+        return t.get().verify(checkpointNote, trustedKeys);
     }
 
     /** Releases the lock and the files. Idempotent; afterwards nothing is trusted and appends throw. */

@@ -111,6 +111,10 @@ class CrashLoopTest {
                 for (int i = 0; i < all.size(); i++) {
                     assertThat(all.get(i).sequence()).isEqualTo(i + 1);
                 }
+                // The tree root after recovery equals a recomputation from the log's bytes.
+                assertThat(log.tree().orElseThrow().root())
+                        .as("iteration %d: tree root", it)
+                        .isEqualTo(recomputedRoot(dir, committed));
                 for (Map.Entry<Integer, Boolean> e : expected.entrySet()) {
                     assertThat(log.isTrusted(Fixtures.prompt(e.getKey())))
                             .as("iteration %d: scope %d", it, e.getKey())
@@ -122,5 +126,19 @@ class CrashLoopTest {
                 "crash loop: %d kills, %d records committed, %d kills before ready, %d recoveries, %d unacknowledged commits%n",
                 ITERATIONS, committed, killedDuringOpen, recovered, withUnacknowledgedCommit);
         assertThat(committed).isGreaterThan(ITERATIONS);
+    }
+
+    /** RFC 6962 root of the first {@code n} frames of audit.log, framed by their length fields only. */
+    private static dev.skillgate.tlog.MerkleHash recomputedRoot(Path dir, long n) throws java.io.IOException {
+        byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve("audit.log"));
+        java.util.List<dev.skillgate.tlog.MerkleHash> leaves = new java.util.ArrayList<>();
+        int pos = 32;
+        while (leaves.size() < n) {
+            int len = java.nio.ByteBuffer.wrap(bytes, pos, 4).getInt();
+            int total = 13 + len + 36;
+            leaves.add(dev.skillgate.tlog.Rfc6962.leafHash(bytes, pos, total));
+            pos += total;
+        }
+        return dev.skillgate.tlog.Rfc6962.root(leaves);
     }
 }

@@ -26,6 +26,7 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.runner.linux.ConfinementPolicy;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
 import dev.skillgate.workflow.WorkflowJournal;
 import java.io.IOException;
@@ -276,6 +277,7 @@ public final class SkillGate implements AutoCloseable {
         private ProcessSupervisor supervisor;
         private String supervisorName;
         private boolean allowUnprovenCleanup;
+        private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private ExecutionListener listener = ExecutionListener.NONE;
         private AgentContext agentContext;
         private String namespace;
@@ -526,6 +528,18 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The kernel-confinement (L2) policy of the built-in Linux supervisor: {@code PREFER} (the
+         * default) applies every part the kernel offers, {@code REQUIRE} refuses a launch that asks for
+         * a part it lacks ({@code CONFINEMENT_UNAVAILABLE}) before anything runs, {@code OFF} applies
+         * none. The approval request lists exactly the parts that will be enforced. No effect on a
+         * supervisor set with {@link #supervisor}. Not a sandbox (docs/threat-model.md, "L2").
+         */
+        public Builder confinement(ConfinementPolicy policy) {
+            this.confinement = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
         /** Uses the available supervisor with this name (e.g. {@code linux-subreaper}, {@code portable}). */
         public Builder supervisorNamed(String name) {
             this.supervisorName = Objects.requireNonNull(name, "name");
@@ -614,6 +628,7 @@ public final class SkillGate implements AutoCloseable {
             Optional<String> named = Optional.ofNullable(supervisorName);
             boolean unproven = allowUnprovenCleanup;
             Path data = dataDirectory;
+            ConfinementPolicy l2 = confinement;
             EngineCore core = new EngineCore(new EngineCore.Config(
                     dataDirectory,
                     skillRoots,
@@ -622,7 +637,7 @@ public final class SkillGate implements AutoCloseable {
                     approvalTimeout,
                     effectiveAdmin.view(),
                     capability,
-                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(data)),
+                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(data, l2)),
                     listener,
                     effectiveAdmin.trail(),
                     Optional.ofNullable(agentContext),
@@ -726,12 +741,13 @@ public final class SkillGate implements AutoCloseable {
             return out;
         }
 
-        private static List<ProcessSupervisor> candidates(Path dataDirectory) {
+        private static List<ProcessSupervisor> candidates(Path dataDirectory, ConfinementPolicy confinement) {
             List<ProcessSupervisor> out = new ArrayList<>();
             // Built in: the Linux subreaper supervisor (off Linux it reports itself unavailable).
             // No spare helper: a pre-started idle helper per gate would outlive the gate.
             out.add(LinuxSubreaperSupervisor.builder()
                     .dataDirectory(dataDirectory)
+                    .confinement(confinement)
                     .spareHelper(false)
                     .build());
             Iterator<ProcessSupervisor> it =

@@ -1,5 +1,6 @@
 package dev.skillgate.engine;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.HardeningLayer;
 import java.util.List;
@@ -30,6 +31,8 @@ import org.apiguardian.api.API;
  * @param unprovenCleanupAccepted whether the host opted in to unproven cleanup
  * @param problems why there is no supervisor (empty when there is one)
  * @param explanation a short, input-free account of the choice
+ * @param confinement which parts of kernel confinement (L2) its launches get when they ask for them;
+ *     the approval request lists them, and the launch requires them
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisorSelection(
@@ -39,8 +42,31 @@ public record SupervisorSelection(
         HardeningLayer hardening,
         boolean unprovenCleanupAccepted,
         List<Diagnostic> problems,
-        String explanation) {
+        String explanation,
+        Confinement confinement) {
+
+    /** A selection whose supervisor offers no part of kernel confinement. */
+    public SupervisorSelection(
+            String name,
+            boolean available,
+            boolean provesCleanup,
+            HardeningLayer hardening,
+            boolean unprovenCleanupAccepted,
+            List<Diagnostic> problems,
+            String explanation) {
+        this(
+                name,
+                available,
+                provesCleanup,
+                hardening,
+                unprovenCleanupAccepted,
+                problems,
+                explanation,
+                Confinement.UNAVAILABLE);
+    }
+
     public SupervisorSelection {
+        Objects.requireNonNull(confinement, "confinement");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(hardening, "hardening");
         problems = List.copyOf(problems);

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -119,7 +120,9 @@ class OutcomeAuditTest extends LiveEngineTest {
                         CleanupStatus.PROVEN,
                         env.hardening(),
                         List.of(),
-                        false));
+                        false,
+                        Optional.empty(),
+                        Optional.of(env.confinement())));
         assertThat(env.hardening()).isNotEqualTo(HardeningLayer.NONE);
         // Facts only: no path, no input, no output in the log.
         String stored = new String(Files.readAllBytes(data.resolve("audit/audit.log")), StandardCharsets.ISO_8859_1);

@@ -232,4 +232,36 @@ class ProjectGateTest {
         assertThat(codes(silent.run(ProjectRequest.of(RunId.random(), AGENT, project, "test"))))
                 .containsExactly(ErrorCode.CONSENT_TIMEOUT);
     }
+
+    /** What a host's UI does with a request: here it approves when the human typed yes. */
+    private static final class Ui {
+        CompletableFuture<ApprovalDecision> ask(ProjectApprovalRequest request) {
+            assertThat(request.text()).contains(request.digest().toString());
+            return CompletableFuture.completedFuture(request.approve());
+        }
+    }
+
+    @Test
+    void theDocumentedHostUsage() throws IOException {
+        SkillGateAdmin settings = admin;
+        java.nio.file.Path node = Support.node();
+        String nodeVersion = Support.nodeVersion();
+        Ui myUi = new Ui();
+        RunId run = RunId.random();
+        AgentId agent = AGENT;
+        Path repo = Support.copySkill(Path.of("..", "test-fixtures", "projects", "build-then-test"), temp);
+        List<TestSummary> shown = new ArrayList<>();
+        java.util.function.Consumer<TestSummary> show = shown::add;
+        // snippet:begin project-gate
+        ProjectGate projects = ProjectGate.builder()
+                .admin(settings) // the same SkillGateAdmin as the SkillGate: policy, audit log, staging
+                .nodeRuntime(dev.skillgate.runner.NodeRuntime.pinned(node, nodeVersion))
+                .approvalChannel(request -> myUi.ask(request)) // shows all of it, the warning too
+                .build();
+        ProjectEnvelope env = projects.run(ProjectRequest.of(run, agent, repo, "build", "test"));
+        if (env.succeeded()) show.accept(env.step("test").orElseThrow().tests().orElseThrow()); // evidence, not proof
+        // snippet:end project-gate
+        projects.close();
+        assertThat(shown).containsExactly(new TestSummary(1, 1, 0, 0, 0, 0));
+    }
 }

@@ -133,7 +133,11 @@ class ResolveTest extends LiveEngineTest {
                             CleanupStatus.UNKNOWN,
                             HardeningLayer.NONE,
                             List.of(ErrorCode.CLEANUP_UNKNOWN, ErrorCode.STAGING_RETAINED),
-                            false));
+                            false,
+                            Optional.empty(),
+                            // The settlement names what the kernel confined (here: the cleanup-unknown
+                            // probe supervisor confines nothing).
+                            Optional.of(dev.skillgate.model.Confinement.NONE)));
 
             // An admin whose audit handle cannot write (another admin holds the log) removes nothing.
             try (SkillGateAdmin readOnly = SkillGateAdmin.open(data)) {

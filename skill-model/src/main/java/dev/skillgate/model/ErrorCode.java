@@ -562,6 +562,10 @@ public enum ErrorCode {
     SUPERVISOR_DIED(ErrorGroup.SUPERVISION, "The supervisor helper ended abnormally."),
     /** A required hardening layer is not available on this kernel. */
     HARDENING_UNAVAILABLE(ErrorGroup.SUPERVISION, "A required hardening layer is not available on this kernel."),
+    /** A required part of kernel confinement (L2) is not available, or could not be set up; nothing ran. */
+    CONFINEMENT_UNAVAILABLE(
+            ErrorGroup.SUPERVISION,
+            "A required part of kernel confinement (L2) is not available, or could not be set up; nothing ran."),
     /** The supervisor helper refused the launch request (denied environment key, relative path, bound out of range). */
     SUPERVISOR_REQUEST_REJECTED(
             ErrorGroup.SUPERVISION,
@@ -613,6 +617,17 @@ public enum ErrorCode {
     AUDIT_SINK_FAILED(
             ErrorGroup.AUDIT,
             "An audit sink failed or timed out exporting a committed record; trust is off and appends are refused until the export resumes."),
+    /**
+     * The Merkle tree root in the audit log's commit point differs from the root recomputed from the
+     * committed records; the log is disabled like a broken chain.
+     */
+    AUDIT_TREE_MISMATCH(
+            ErrorGroup.AUDIT,
+            "The Merkle tree root in the audit log's commit point differs from the root recomputed from the committed records; the log is disabled like a broken chain."),
+    /** An inclusion or consistency proof does not verify against the given tree heads, or is malformed. */
+    AUDIT_PROOF_INVALID(
+            ErrorGroup.AUDIT,
+            "An inclusion or consistency proof does not verify against the given tree heads, or is malformed."),
     /** No trust decision exists for this scope. */
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */

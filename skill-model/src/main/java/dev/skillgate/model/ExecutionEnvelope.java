@@ -38,6 +38,8 @@ import org.apiguardian.api.API;
  * @param runtimeSha256 the SHA-256 the runtime binary was verified against before this launch, when
  *     one was pinned and the launch got that far (the Linux supervisor checks it on the very file
  *     descriptor it executes); empty when no digest was pinned
+ * @param confinement what the kernel confined for this run, part by part (hardening layer L2);
+ *     {@link Confinement#NONE} for a refusal
  */
 @API(status = API.Status.STABLE, since = "0.1.0")
 public record ExecutionEnvelope(
@@ -51,7 +53,36 @@ public record ExecutionEnvelope(
         List<Diagnostic> errors,
         CleanupReport cleanup,
         HardeningLayer hardening,
-        Optional<Sha256Digest> runtimeSha256) {
+        Optional<Sha256Digest> runtimeSha256,
+        Confinement confinement) {
+
+    /** An envelope without kernel confinement ({@link Confinement#NONE}). */
+    public ExecutionEnvelope(
+            ExecutionStatus status,
+            RunId runId,
+            Optional<Revision> revision,
+            Optional<String> runtimeVersion,
+            Duration elapsed,
+            ProcessExit exit,
+            Optional<String> output,
+            List<Diagnostic> errors,
+            CleanupReport cleanup,
+            HardeningLayer hardening,
+            Optional<Sha256Digest> runtimeSha256) {
+        this(
+                status,
+                runId,
+                revision,
+                runtimeVersion,
+                elapsed,
+                exit,
+                output,
+                errors,
+                cleanup,
+                hardening,
+                runtimeSha256,
+                Confinement.NONE);
+    }
 
     /** An envelope without a runtime digest (no digest was pinned, or the launch did not get that far). */
     public ExecutionEnvelope(
@@ -91,6 +122,7 @@ public record ExecutionEnvelope(
         Objects.requireNonNull(cleanup, "cleanup");
         Objects.requireNonNull(hardening, "hardening");
         Objects.requireNonNull(runtimeSha256, "runtimeSha256");
+        Objects.requireNonNull(confinement, "confinement");
         if (cleanup.retainedStaging().isPresent()
                 && errors.stream().noneMatch(d -> d.code() == ErrorCode.STAGING_RETAINED)) {
             throw new IllegalArgumentException("a retained staging directory is reported with STAGING_RETAINED");

@@ -13,5 +13,11 @@ public enum HardeningLayer {
     /** Non-dumpable helper, {@code NO_NEW_PRIVS}, new session, rlimits, exec of the verified binary by fd. */
     L0,
     /** L0 plus Landlock signal and abstract-socket scoping: the script cannot signal the helper or the JVM. */
-    L1
+    L1,
+    /**
+     * L1 plus at least one part of kernel confinement ({@link Confinement}): the script's own user and
+     * PID namespace, a Landlock write allow-list, Landlock TCP rules. Which parts applied is reported
+     * part by part; reads, UDP, named unix sockets and the kernel itself stay reachable.
+     */
+    L2
 }

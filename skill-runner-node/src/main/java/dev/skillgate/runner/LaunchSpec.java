@@ -39,6 +39,7 @@ import org.apiguardian.api.API;
  * @param killDeadline time allowed for the kill-and-prove phase; past it cleanup is unproven
  * @param ceilings optional resource ceilings (rlimits) for the child
  * @param ownership called with the supervisor's identity before the child starts
+ * @param confinement what the supervisor should confine where the kernel offers it (hardening layer L2)
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record LaunchSpec(
@@ -56,7 +57,8 @@ public record LaunchSpec(
         Duration terminationGrace,
         Duration killDeadline,
         ResourceCeilings ceilings,
-        OwnershipRecorder ownership) {
+        OwnershipRecorder ownership,
+        LaunchConfinement confinement) {
 
     /** The default kill-and-prove deadline. */
     public static final Duration DEFAULT_KILL_DEADLINE = Duration.ofSeconds(5);
@@ -78,6 +80,7 @@ public record LaunchSpec(
         Objects.requireNonNull(killDeadline, "killDeadline");
         Objects.requireNonNull(ceilings, "ceilings");
         Objects.requireNonNull(ownership, "ownership");
+        Objects.requireNonNull(confinement, "confinement");
         if (!executable.isAbsolute() || !workingDirectory.isAbsolute()) {
             throw new IllegalArgumentException("executable and working directory must be absolute");
         }
@@ -113,6 +116,42 @@ public record LaunchSpec(
                 throw new IllegalArgumentException("malformed environment entry");
             }
         }
+    }
+
+    /** A spec that asks for no file-write or network confinement ({@link LaunchConfinement#UNRESTRICTED}). */
+    public LaunchSpec(
+            RunId runId,
+            Path executable,
+            Optional<Sha256Digest> executableDigest,
+            List<String> arguments,
+            Path workingDirectory,
+            Optional<DirectoryIdentity> workingDirectoryIdentity,
+            Map<String, String> environment,
+            byte[] stdin,
+            int stdoutLimit,
+            int stderrLimit,
+            Duration wallTimeout,
+            Duration terminationGrace,
+            Duration killDeadline,
+            ResourceCeilings ceilings,
+            OwnershipRecorder ownership) {
+        this(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                workingDirectoryIdentity,
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                ownership,
+                LaunchConfinement.UNRESTRICTED);
     }
 
     /**
@@ -170,7 +209,8 @@ public record LaunchSpec(
                 terminationGrace,
                 killDeadline,
                 ceilings,
-                recorder);
+                recorder,
+                confinement);
     }
 
     /** The same spec bound to a working-directory identity. */
@@ -190,7 +230,29 @@ public record LaunchSpec(
                 terminationGrace,
                 killDeadline,
                 ceilings,
-                ownership);
+                ownership,
+                confinement);
+    }
+
+    /** The same spec asking for {@code confinement}. */
+    public LaunchSpec withConfinement(LaunchConfinement confinement) {
+        return new LaunchSpec(
+                runId,
+                executable,
+                executableDigest,
+                arguments,
+                workingDirectory,
+                workingDirectoryIdentity,
+                environment,
+                stdin,
+                stdoutLimit,
+                stderrLimit,
+                wallTimeout,
+                terminationGrace,
+                killDeadline,
+                ceilings,
+                ownership,
+                confinement);
     }
 
     /** A copy of the stdin payload. */
@@ -222,7 +284,8 @@ public record LaunchSpec(
                 && terminationGrace.equals(other.terminationGrace)
                 && killDeadline.equals(other.killDeadline)
                 && ceilings.equals(other.ceilings)
-                && ownership.equals(other.ownership);
+                && ownership.equals(other.ownership)
+                && confinement.equals(other.confinement);
     }
 
     @Override

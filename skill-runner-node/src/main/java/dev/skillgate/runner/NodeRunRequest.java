@@ -4,6 +4,7 @@ import dev.skillgate.model.ExecutionManifest;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SkillContract;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
@@ -33,6 +34,9 @@ import org.apiguardian.api.API;
  *     supervisor, which checks it again where it changes into the directory; if empty, the runner
  *     binds the launch to the identity of the directory it resolves itself
  * @param outputCheck decides whether stdout is an acceptable result
+ * @param contract the skill's trust contract, if it has one: the runner asks the supervisor to confine
+ *     writes and TCP to what its {@code permissionMode} and {@code networkDestinations} grant (hardening
+ *     layer L2, where the kernel offers it); without a contract nothing but process reach is confined
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record NodeRunRequest(
@@ -43,7 +47,21 @@ public record NodeRunRequest(
         byte[] invocation,
         Path workspace,
         Optional<DirectoryIdentity> workspaceIdentity,
-        OutputCheck outputCheck) {
+        OutputCheck outputCheck,
+        Optional<SkillContract> contract) {
+
+    /** A request for a skill without a trust contract. */
+    public NodeRunRequest(
+            RunId runId,
+            ExecutionManifest manifest,
+            Map<PortablePath, byte[]> files,
+            Revision revision,
+            byte[] invocation,
+            Path workspace,
+            Optional<DirectoryIdentity> workspaceIdentity,
+            OutputCheck outputCheck) {
+        this(runId, manifest, files, revision, invocation, workspace, workspaceIdentity, outputCheck, Optional.empty());
+    }
 
     public NodeRunRequest {
         Objects.requireNonNull(runId, "runId");
@@ -54,6 +72,7 @@ public record NodeRunRequest(
         Objects.requireNonNull(workspace, "workspace");
         Objects.requireNonNull(workspaceIdentity, "workspaceIdentity");
         Objects.requireNonNull(outputCheck, "outputCheck");
+        Objects.requireNonNull(contract, "contract");
         TreeMap<PortablePath, byte[]> copy = new TreeMap<>();
         for (Map.Entry<PortablePath, byte[]> e : files.entrySet()) {
             copy.put(
@@ -112,7 +131,8 @@ public record NodeRunRequest(
                 && Arrays.equals(invocation, r.invocation)
                 && workspace.equals(r.workspace)
                 && workspaceIdentity.equals(r.workspaceIdentity)
-                && outputCheck.equals(r.outputCheck);
+                && outputCheck.equals(r.outputCheck)
+                && contract.equals(r.contract);
     }
 
     @Override

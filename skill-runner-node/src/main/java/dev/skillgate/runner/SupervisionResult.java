@@ -1,5 +1,6 @@
 package dev.skillgate.runner;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import org.apiguardian.api.API;
  *     {@link dev.skillgate.model.ErrorCode} name of the RUNTIME, STAGING, EXECUTION or SUPERVISION group
  *     followed by {@code ':'} (e.g. {@code "RUNTIME_MISMATCH: digest differs"}); the runner then reports
  *     that code instead of its generic one
+ * @param confinement what the kernel confined for this run, part by part (hardening layer L2)
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public record SupervisionResult(
@@ -36,7 +38,8 @@ public record SupervisionResult(
         CleanupEvidence cleanup,
         HardeningLayer hardening,
         Duration elapsed,
-        String detail) {
+        String detail,
+        Confinement confinement) {
 
     /** How a supervised run ended. */
     public enum Outcome {
@@ -90,6 +93,19 @@ public record SupervisionResult(
         }
     }
 
+    /** A result without kernel confinement ({@link Confinement#NONE}). */
+    public SupervisionResult(
+            Outcome outcome,
+            ProcessExit exit,
+            byte[] stdout,
+            byte[] stderr,
+            CleanupEvidence cleanup,
+            HardeningLayer hardening,
+            Duration elapsed,
+            String detail) {
+        this(outcome, exit, stdout, stderr, cleanup, hardening, elapsed, detail, Confinement.NONE);
+    }
+
     public SupervisionResult {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(exit, "exit");
@@ -99,6 +115,7 @@ public record SupervisionResult(
         Objects.requireNonNull(hardening, "hardening");
         Objects.requireNonNull(elapsed, "elapsed");
         Objects.requireNonNull(detail, "detail");
+        Objects.requireNonNull(confinement, "confinement");
         if (outcome == Outcome.SUPERVISOR_FAILED && cleanup.proven()) {
             throw new IllegalArgumentException("a failed supervisor proves nothing");
         }
@@ -136,7 +153,8 @@ public record SupervisionResult(
                 && cleanup.equals(r.cleanup)
                 && hardening == r.hardening
                 && elapsed.equals(r.elapsed)
-                && detail.equals(r.detail);
+                && detail.equals(r.detail)
+                && confinement.equals(r.confinement);
     }
 
     @Override
@@ -148,6 +166,7 @@ public record SupervisionResult(
     public String toString() {
         // Never prints output contents.
         return "SupervisionResult[" + outcome + ", exit=" + exit + ", stdout=" + stdout.length + "B, stderr="
-                + stderr.length + "B, cleanup=" + cleanup + ", hardening=" + hardening + "]";
+                + stderr.length + "B, cleanup=" + cleanup + ", hardening=" + hardening + ", confinement=" + confinement
+                + "]";
     }
 }

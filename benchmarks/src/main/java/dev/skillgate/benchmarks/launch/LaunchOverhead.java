@@ -7,10 +7,15 @@ import dev.skillgate.fixtures.NodeFixture;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionManifest;
 import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.OriginType;
 import dev.skillgate.model.OutputLimit;
+import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
+import dev.skillgate.model.SideEffectClass;
+import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.Timeout;
 import dev.skillgate.protocol.CompiledSchema;
 import dev.skillgate.protocol.SchemaGate;
@@ -22,6 +27,7 @@ import dev.skillgate.runner.NodeRunner;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.OutputCheck;
 import dev.skillgate.runner.ProgressEvent;
+import dev.skillgate.runner.linux.ConfinementPolicy;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +38,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Launch overhead (SPEC §17: in one JVM, a supervised launch of a trivial {@code .mjs} against a
@@ -82,6 +90,11 @@ public final class LaunchOverhead {
     static final PortablePath WIDE_ENTRY = PortablePath.of("entry.mjs");
     static final String BARE_WIDE = "bare, 64-file skill";
     static final String RUNNER_WIDE = "runner (Linux supervisor), 64-file skill (paired with its own bare spawn)";
+    /** Hardening layer L1 only: the Linux supervisor with kernel confinement (L2) off. */
+    static final String RUNNER_L1 = "runner (Linux supervisor), L2 off: L1 only";
+    /** Every part of L2 (PID namespace, write allow-list, TCP rules) from a workspace-write contract. */
+    static final String RUNNER_L2 =
+            "runner (Linux supervisor), L2 with a workspace-write contract (paired with the L1-only runner)";
 
     static final String BARE_GUARD = "bare, runner's flags + module guard (paired with bare, runner's flags)";
     static final String BARE_WIDE_FLAGS = "bare, 64-file skill, runner's flags (paired with bare, 64-file skill)";
@@ -93,7 +106,8 @@ public final class LaunchOverhead {
             RUNNER_WIDE, BARE_WIDE,
             BARE_GUARD, "bare, runner's flags",
             BARE_WIDE_FLAGS, BARE_WIDE,
-            BARE_WIDE_GUARD, BARE_WIDE_FLAGS);
+            BARE_WIDE_GUARD, BARE_WIDE_FLAGS,
+            RUNNER_L2, RUNNER_L1);
 
     /**
      * The runner's argv for a bundle written at {@code dir}: node, the fixed flags, the module guard's
@@ -148,6 +162,17 @@ public final class LaunchOverhead {
     }
 
     /** One timed variant; returns nanoseconds. */
+    private static long timedRun(NodeRunner runner, NodeRunRequest request) {
+        long t0 = System.nanoTime();
+        ExecutionEnvelope envelope =
+                runner.start(request, e -> {}).envelope().toCompletableFuture().join();
+        long t1 = System.nanoTime();
+        if (envelope.status() != ExecutionStatus.SUCCEEDED) {
+            throw new IllegalStateException("the runner must succeed: " + envelope);
+        }
+        return t1 - t0;
+    }
+
     interface Variant {
         long once() throws Exception;
     }
@@ -252,6 +277,44 @@ public final class LaunchOverhead {
             }
             return t1 - t0;
         });
+        // L2's extra launch cost (decision 0540): the same runner path with L2 off, and with every part on.
+        NodeRunner runnerL1 = NodeRunner.builder()
+                .dataDirectory(data)
+                .runtime(runtime)
+                .supervisor(LinuxSubreaperSupervisor.builder()
+                        .dataDirectory(data)
+                        .confinement(ConfinementPolicy.OFF)
+                        .build())
+                .build();
+        SkillContract workspaceWrite = new SkillContract(
+                new SkillContract.Identity("bench/echo", SemVer.parse("1.0.0")),
+                new SkillContract.Origin(OriginType.LOCAL_UNSIGNED, Optional.empty()),
+                List.of(),
+                Set.of(),
+                Set.of(),
+                List.of(),
+                PermissionMode.WORKSPACE_WRITE,
+                List.of(),
+                SideEffectClass.WORKSPACE_WRITE);
+        variants.put(
+                RUNNER_L1,
+                () -> timedRun(
+                        runnerL1,
+                        new NodeRunRequest(RunId.random(), manifest, files, revision, invocation, workspace, check)));
+        variants.put(
+                RUNNER_L2,
+                () -> timedRun(
+                        runner,
+                        new NodeRunRequest(
+                                RunId.random(),
+                                manifest,
+                                files,
+                                revision,
+                                invocation,
+                                workspace,
+                                Optional.empty(),
+                                check,
+                                Optional.of(workspaceWrite))));
         variants.put(
                 "runtime.verify() alone (path checks; version and digest reused by file identity, decision 0332)",
                 () -> {

@@ -18,6 +18,8 @@ import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.tlog.CompactTree;
+import dev.skillgate.tlog.Rfc6962;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -114,6 +116,9 @@ public final class Engine implements AutoCloseable {
     private FileLock lock;
     private FileChannel log;
     private Head head;
+    /** The Merkle tree over the committed frames; always in step with {@link #head} while writable. */
+    private CompactTree tree = CompactTree.empty();
+
     private TrustTable trust = new TrustTable();
     private ErrorCode disabledCause = ErrorCode.AUDIT_CORRUPT;
     private long disabledFirstBad = -1;
@@ -340,6 +345,33 @@ public final class Engine implements AutoCloseable {
                 Sha256Digest.of(h.tip()),
                 clock.instant().truncatedTo(ChronoUnit.MILLIS),
                 key));
+    }
+
+    /** A C2SP checkpoint of the current commit point's tree signed by {@code signer}, when the log yields trust. */
+    public Optional<dev.skillgate.tlog.SignedNote> noteCheckpoint(dev.skillgate.tlog.NoteSigner signer) {
+        Objects.requireNonNull(signer, "signer");
+        View v = view;
+        if (!v.status().yieldsTrust() || v.head() == null || !v.head().hasRoot() || closed) {
+            return Optional.empty();
+        }
+        Head h = v.head();
+        return Optional.of(dev.skillgate.tlog.TlogCheckpoint.of(
+                        dev.skillgate.audit.AuditTree.origin(signer.name(), h.logIdHex()),
+                        h.sequence(),
+                        new dev.skillgate.tlog.MerkleHash(h.root()))
+                .sign(List.of(signer)));
+    }
+
+    /**
+     * A verified snapshot of the Merkle tree at the current commit point, recomputed from the log;
+     * empty unless the log yields trust and the recomputation matches the commit point.
+     */
+    public Optional<dev.skillgate.audit.AuditTree> tree() throws IOException {
+        View v = view;
+        if (!v.status().yieldsTrust() || v.head() == null || closed) {
+            return Optional.empty();
+        }
+        return TreeSnapshot.take(dir.resolve(LOG), v.head()).map(t -> t);
     }
 
     /** Checks that this log extends {@code checkpoint} (and, if given, that the trusted key signed it). */
@@ -744,7 +776,9 @@ public final class Engine implements AutoCloseable {
             publishDisabled(r.problem.code(), LOG, r.problem.firstBadSequence(), r.problem.reason(), h, notes);
             return;
         }
-        head = h;
+        tree = r.tree.copy();
+        head = h.withRoot(tree.root().bytes());
+        h = head;
         LogScanner.Tail tail = r.tail;
         try {
             switch (tail.kind()) {
@@ -770,9 +804,17 @@ public final class Engine implements AutoCloseable {
                         // Only ever reduce trust: an unconfirmed revocation is kept.
                         revokedInMemory.add(ScopeKey.of(
                                 ((AuditEvent.Revoked) d.event()).scope().id()));
-                        Head next = new Head(h.logId(), seq, tail.chainHash(), h.length() + tail.frameLength());
+                        CompactTree nextTree = tree.copy();
+                        nextTree.append(tail.leafHash().orElseThrow());
+                        Head next = new Head(
+                                h.logId(),
+                                seq,
+                                tail.chainHash(),
+                                h.length() + tail.frameLength(),
+                                nextTree.root().bytes());
                         writeHead(next);
                         head = next;
+                        tree = nextTree;
                         LogScanner.apply(trust, seq, d);
                         verifiedSequence = seq;
                         lastRecordedAt = d.recordedAt();
@@ -842,9 +884,15 @@ public final class Engine implements AutoCloseable {
         log = createFile(logP, true);
         ops.write(log, ByteBuffer.wrap(Frames.header(logId)), 0);
         ops.force(log, true);
-        Head h = new Head(logId, 0, Frames.genesis(logId), Frames.HEADER_SIZE);
+        Head h = new Head(
+                logId,
+                0,
+                Frames.genesis(logId),
+                Frames.HEADER_SIZE,
+                Rfc6962.emptyRoot().bytes());
         writeHead(h);
         head = h;
+        tree = CompactTree.empty();
         trust = new TrustTable();
         verifiedSequence = 0;
     }
@@ -1043,7 +1091,7 @@ public final class Engine implements AutoCloseable {
                 publishDisabled(r.problem.code(), LOG, r.problem.firstBadSequence(), r.problem.reason(), h, n);
                 return;
             }
-            head = h;
+            head = h.withRoot(r.tree.root().bytes());
             switch (r.tail.kind()) {
                 case NONE -> {}
                 case CORRUPT -> {
@@ -1137,7 +1185,14 @@ public final class Engine implements AutoCloseable {
         byte[] previousTip = head.tip();
         byte[] frame = Frames.frame(seq, type, payload, previousTip);
         byte[] hash = Frames.storedHash(frame);
-        Head next = new Head(head.logId(), seq, hash, head.length() + frame.length);
+        CompactTree nextTree = tree.copy();
+        nextTree.appendData(frame, 0, frame.length);
+        Head next = new Head(
+                head.logId(),
+                seq,
+                hash,
+                head.length() + frame.length,
+                nextTree.root().bytes());
         try {
             ops.write(log, ByteBuffer.wrap(frame), head.length());
             ops.force(log, false);
@@ -1159,6 +1214,7 @@ public final class Engine implements AutoCloseable {
             return new AppendResult.Failed(failure);
         }
         head = next;
+        tree = nextTree;
         verifiedSequence = seq;
         boolean regression = lastRecordedAt != null && at.isBefore(lastRecordedAt);
         lastRecordedAt = at;
@@ -1469,8 +1525,16 @@ public final class Engine implements AutoCloseable {
             }
             ops.syncDirectory(evidence);
             ops.move(tmpLog, logP);
-            Head h = new Head(newId, 1, Frames.storedHash(frame), Frames.HEADER_SIZE + frame.length);
+            CompactTree newTree = CompactTree.empty();
+            newTree.appendData(frame, 0, frame.length);
+            Head h = new Head(
+                    newId,
+                    1,
+                    Frames.storedHash(frame),
+                    Frames.HEADER_SIZE + frame.length,
+                    newTree.root().bytes());
             writeHead(h);
+            tree = newTree;
             log = openLogForWriting(logP);
             head = h;
             trust = new TrustTable();

@@ -18,20 +18,35 @@ import java.util.HexFormat;
  * Every line ends with one {@code \n}; nothing else is accepted. The line "tip" is a hash-chain
  * tip, not a Merkle root.
  *
+ * <p>Version 2 (written by every append since decision 0720) is the same with the first line
+ * {@code skillgate-audit/v2/head} and a sixth line {@code root <64 lowercase hex>}: the RFC 6962
+ * Merkle root over the committed frames. Version 1 heads are still read (the root is then
+ * recomputed from the log and written with the next append).
+ *
  * @param logId the log's 16-byte id
  * @param sequence last committed sequence number
  * @param tip chain hash after that record (the genesis value when {@code sequence} is 0)
  * @param length committed byte length of the log file
+ * @param root the Merkle root over the committed frames, or empty for a version 1 head
  */
-record Head(byte[] logId, long sequence, byte[] tip, long length) {
+record Head(byte[] logId, long sequence, byte[] tip, long length, byte[] root) {
     static final String FIRST_LINE = "skillgate-audit/v1/head";
+    static final String FIRST_LINE_V2 = "skillgate-audit/v2/head";
     /** Longest head file read. */
     static final int MAX_SIZE = 512;
+
+    /** A version 1 head (no root), as older releases wrote. */
+    Head(byte[] logId, long sequence, byte[] tip, long length) {
+        this(logId, sequence, tip, length, new byte[0]);
+    }
 
     Head {
         logId = logId.clone();
         tip = tip.clone();
-        if (logId.length != Frames.LOG_ID_SIZE || tip.length != Frames.HASH_SIZE) {
+        root = root.clone();
+        if (logId.length != Frames.LOG_ID_SIZE
+                || tip.length != Frames.HASH_SIZE
+                || (root.length != 0 && root.length != Frames.HASH_SIZE)) {
             throw new IllegalArgumentException("bad head field sizes");
         }
         if (sequence < 0 || length < Frames.HEADER_SIZE) {
@@ -47,6 +62,21 @@ record Head(byte[] logId, long sequence, byte[] tip, long length) {
     @Override
     public byte[] tip() {
         return tip.clone();
+    }
+
+    @Override
+    public byte[] root() {
+        return root.clone();
+    }
+
+    /** Whether this head carries a tree root (version 2). */
+    boolean hasRoot() {
+        return root.length == Frames.HASH_SIZE;
+    }
+
+    /** This head with the given tree root (a version 2 head). */
+    Head withRoot(byte[] treeRoot) {
+        return new Head(logId, sequence, tip, length, treeRoot);
     }
 
     String logIdHex() {
@@ -66,8 +96,9 @@ record Head(byte[] logId, long sequence, byte[] tip, long length) {
     }
 
     byte[] encode() {
-        String text = FIRST_LINE + "\nlog " + logIdHex() + "\nseq " + sequence + "\ntip " + tipHex() + "\nlength "
-                + length + "\n";
+        String text = (hasRoot() ? FIRST_LINE_V2 : FIRST_LINE) + "\nlog " + logIdHex() + "\nseq " + sequence + "\ntip "
+                + tipHex() + "\nlength " + length + "\n"
+                + (hasRoot() ? "root " + HexFormat.of().formatHex(root) + "\n" : "");
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -86,8 +117,9 @@ record Head(byte[] logId, long sequence, byte[] tip, long length) {
             throw new Frames.FormatException("the head file does not end with a newline");
         }
         String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
-        if (lines.length != 5 || !lines[0].equals(FIRST_LINE)) {
-            throw new Frames.FormatException("the head file is not a version 1 commit point");
+        boolean v2 = lines.length == 6 && lines[0].equals(FIRST_LINE_V2);
+        if (!v2 && (lines.length != 5 || !lines[0].equals(FIRST_LINE))) {
+            throw new Frames.FormatException("the head file is not a version 1 or 2 commit point");
         }
         byte[] logId = hex(field(lines[1], "log"), Frames.LOG_ID_SIZE);
         long seq = number(field(lines[2], "seq"));
@@ -99,7 +131,8 @@ record Head(byte[] logId, long sequence, byte[] tip, long length) {
         if (seq == 0 && length != Frames.HEADER_SIZE) {
             throw new Frames.FormatException("the head names no records but a longer log");
         }
-        return new Head(logId, seq, tip, length);
+        byte[] root = v2 ? hex(field(lines[5], "root"), Frames.HASH_SIZE) : new byte[0];
+        return new Head(logId, seq, tip, length, root);
     }
 
     static String field(String line, String name) throws Frames.FormatException {
@@ -147,7 +180,8 @@ record Head(byte[] logId, long sequence, byte[] tip, long length) {
                 && Arrays.equals(logId, h.logId)
                 && sequence == h.sequence
                 && Arrays.equals(tip, h.tip)
-                && length == h.length;
+                && length == h.length
+                && Arrays.equals(root, h.root);
     }
 
     @Override

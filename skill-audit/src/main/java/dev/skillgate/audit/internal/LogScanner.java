@@ -3,6 +3,10 @@ package dev.skillgate.audit.internal;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.tlog.CompactTree;
+import dev.skillgate.tlog.MerkleHash;
+import dev.skillgate.tlog.MerkleTree;
+import dev.skillgate.tlog.Rfc6962;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -19,6 +23,10 @@ import java.util.Optional;
  * JSON matching record schema version 1; the prefix must end exactly at the head's length with the
  * head's sequence number and tip. The first failure stops the scan and is reported with its
  * sequence number.
+ *
+ * <p>Beside the chain, every verified committed frame (its stored bytes, length field to CRC) is a
+ * leaf of an RFC 6962 Merkle tree; a version 2 head's root must equal the recomputed one
+ * ({@code AUDIT_TREE_MISMATCH} otherwise, decision 0720).
  */
 final class LogScanner {
     private static final int BUFFER_SIZE = 1 << 20;
@@ -54,9 +62,10 @@ final class LogScanner {
             Optional<RecordType> type,
             Optional<Payloads.Decoded> decoded,
             byte[] chainHash,
-            long frameLength) {
+            long frameLength,
+            Optional<MerkleHash> leafHash) {
         static Tail none() {
-            return new Tail(TailKind.NONE, 0, "", Optional.empty(), Optional.empty(), new byte[0], 0);
+            return new Tail(TailKind.NONE, 0, "", Optional.empty(), Optional.empty(), new byte[0], 0, Optional.empty());
         }
     }
 
@@ -74,6 +83,8 @@ final class LogScanner {
         Problem problem;
         boolean stopped;
         Tail tail = Tail.none();
+        /** The Merkle tree over the verified committed frames. */
+        final CompactTree tree = CompactTree.empty();
 
         Optional<Problem> problem() {
             return Optional.ofNullable(problem);
@@ -99,9 +110,21 @@ final class LogScanner {
      * @param visitor called for each verified committed record (may be null)
      */
     static Result scan(Source source, Head head, Visitor visitor) throws IOException {
-        long size = source.size();
-        return new LogScanner(source, size).run(head, visitor);
+        return scan(source, head, visitor, null);
     }
+
+    /**
+     * Scans as {@link #scan(Source, Head, Visitor)} and adds each verified committed frame's leaf
+     * hash to {@code leaves} (may be null).
+     */
+    static Result scan(Source source, Head head, Visitor visitor, MerkleTree.Builder leaves) throws IOException {
+        long size = source.size();
+        LogScanner s = new LogScanner(source, size);
+        s.leaves = leaves;
+        return s.run(head, visitor);
+    }
+
+    private MerkleTree.Builder leaves;
 
     private Result run(Head head, Visitor visitor) throws IOException {
         Result r = new Result();
@@ -163,6 +186,10 @@ final class LogScanner {
             boolean regression =
                     r.lastRecordedAt != null && f.decoded.recordedAt().isBefore(r.lastRecordedAt);
             apply(r.trust, expected, f.decoded);
+            r.tree.appendData(buf, f.offset, f.total);
+            if (leaves != null) {
+                leaves.addData(buf, f.offset, f.total);
+            }
             if (visitor != null && !visitor.record(expected, pos + f.total, f.type, f.decoded, f.hash, regression)) {
                 r.stopped = true;
                 return r;
@@ -183,6 +210,13 @@ final class LogScanner {
                             ? "the commit point names seq " + head.sequence() + " but the log holds "
                                     + r.verifiedSequence + " records up to it"
                             : "the chain does not end at the commit point's tip: records were rewritten");
+            return r;
+        }
+        if (head.hasRoot() && !r.tree.root().matches(head.root())) {
+            r.problem = new Problem(
+                    ErrorCode.AUDIT_TREE_MISMATCH,
+                    -1,
+                    "the commit point's Merkle root differs from the root of the committed records");
             return r;
         }
         r.tail = classifyTail(head, prev);
@@ -222,7 +256,8 @@ final class LogScanner {
                         Optional.of(f.type),
                         Optional.of(f.decoded),
                         f.hash,
-                        f.total);
+                        f.total,
+                        Optional.of(Rfc6962.leafHash(buf, f.offset, f.total)));
             }
             int frames = 1;
             long pos = start + f.total;
@@ -250,11 +285,13 @@ final class LogScanner {
                 Optional.empty(),
                 Optional.empty(),
                 new byte[0],
-                0);
+                0,
+                Optional.empty());
     }
 
     private static Tail corrupt(long bytes, String reason) {
-        return new Tail(TailKind.CORRUPT, bytes, reason, Optional.empty(), Optional.empty(), new byte[0], 0);
+        return new Tail(
+                TailKind.CORRUPT, bytes, reason, Optional.empty(), Optional.empty(), new byte[0], 0, Optional.empty());
     }
 
     /** Checks type, chain and payload; returns null when good, else the reason. Fills the view. */

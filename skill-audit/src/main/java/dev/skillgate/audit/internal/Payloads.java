@@ -3,6 +3,7 @@ package dev.skillgate.audit.internal;
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.HardeningLayer;
@@ -136,6 +137,12 @@ final class Payloads {
             }
             m.put("early", st.earlyDelivery());
             st.runtimeSha256().ifPresent(d -> m.put("runtime", d.toString()));
+            // Process reach, file writes, network, each ENFORCED / NOT_REQUESTED / NOT_ENFORCED.
+            st.confinement()
+                    .ifPresent(c -> m.put(
+                            "confinement",
+                            c.processReach().name() + "," + c.fileWrites().name() + ","
+                                    + c.network().name()));
         } else if (event instanceof AuditEvent.Resolved rs) {
             m.put("run", rs.run().value());
             rs.revision().ifPresent(rev -> m.put("revision", rev.toString()));
@@ -303,6 +310,7 @@ final class Payloads {
         Set<String> rest = new HashSet<>(m.keySet());
         boolean hasErrors = rest.remove("errors");
         boolean hasRuntime = rest.remove("runtime");
+        boolean hasConfinement = rest.remove("confinement");
         if (!rest.equals(SETTLE_KEYS)) {
             throw new Frames.FormatException("'payload' does not have exactly the schema's fields");
         }
@@ -331,7 +339,20 @@ final class Payloads {
                 constant(HardeningLayer.class, Fields.string(m, "layer"), "hardening layer"),
                 errors,
                 early,
-                hasRuntime ? Optional.of(Sha256Digest.parse(Fields.string(m, "runtime"))) : Optional.empty());
+                hasRuntime ? Optional.of(Sha256Digest.parse(Fields.string(m, "runtime"))) : Optional.empty(),
+                hasConfinement ? Optional.of(confinement(Fields.string(m, "confinement"))) : Optional.empty());
+    }
+
+    /** Exactly three part names joined by single commas, as the writer produces them. */
+    private static Confinement confinement(String text) throws Frames.FormatException {
+        String[] parts = text.split(",", -1);
+        if (parts.length != 3) {
+            throw new Frames.FormatException("'confinement' does not name three parts");
+        }
+        return new Confinement(
+                constant(Confinement.Part.class, parts[0], "confinement part"),
+                constant(Confinement.Part.class, parts[1], "confinement part"),
+                constant(Confinement.Part.class, parts[2], "confinement part"));
     }
 
     private static AuditEvent decodeResolve(Map<String, Object> m) throws Frames.FormatException {

@@ -34,6 +34,7 @@ import dev.skillgate.model.SemVer;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.ToolClass;
 import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.linux.ConfinementPolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -136,7 +137,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
         return """
                 usage: skillgate run DIR|NAME --root DIR... --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
                                      [--approve sha256:REV] [--data-dir DIR] [--node-version V]
-                                     [--node-sha256 sha256:HEX] [--json]
+                                     [--node-sha256 sha256:HEX] [--confinement require|prefer|off]
+                                     [--json]
 
                 Captures the skill in DIR, checks the input against its inputSchema, shows the approval
                 request (files and digests, input, argv, workspace, runtime, limits, and the warning that
@@ -150,6 +152,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                                       empty environment, and pin the answer)
                   --node-sha256 sha256:HEX  the SHA-256 the binary must have: checked before it is asked
                                       anything, again before launch, and on the very file that runs
+                  --confinement P     kernel confinement (L2) from the skill's contract: prefer (default,
+                                      what the kernel offers), require (refuse if a part is missing),
+                                      off; the approval request lists what will be enforced
                   --input JSON|@FILE|@-  the invocation: the argument's bytes, or @ and a file holding
                                       it, or @- for standard input (then --approve is needed); <= 64 KiB
                   --workspace DIR     the script's working directory (default: the current directory)
@@ -179,6 +184,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         "--node",
                         "--node-version",
                         "--node-sha256",
+                        "--confinement",
                         "--input",
                         "--workspace",
                         "--approve",
@@ -212,6 +218,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
         Path node = Path.of(args.value("--node").orElseThrow(() -> new UsageException("--node is required")));
         if (!node.isAbsolute()) {
             throw new UsageException("--node must be an absolute path (it is never looked up on PATH)");
+        }
+        ConfinementPolicy confinement = ConfinementPolicy.PREFER;
+        if (args.value("--confinement").isPresent()) {
+            switch (args.value("--confinement").get()) {
+                case "require" -> confinement = ConfinementPolicy.REQUIRE;
+                case "prefer" -> confinement = ConfinementPolicy.PREFER;
+                case "off" -> confinement = ConfinementPolicy.OFF;
+                default -> throw new UsageException("--confinement is require, prefer or off");
+            }
         }
         Optional<Sha256Digest> nodeDigest = Optional.empty();
         if (args.value("--node-sha256").isPresent()) {
@@ -400,6 +415,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
             try {
                 gate = SkillGate.builder()
                         .dataDirectory(dataDir)
+                        .confinement(confinement)
                         .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)
                         .nodeRuntime(runtime)
                         .approvalChannel(answers)
@@ -785,6 +801,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         .map(p -> "; staging kept at " + Args.safe(p.toString()))
                         .orElse(""));
         out.println("hardening: " + env.hardening());
+        out.println("confinement: process reach " + env.confinement().processReach() + ", file writes "
+                + env.confinement().fileWrites() + ", network "
+                + env.confinement().network());
         for (Diagnostic d : env.errors()) {
             out.println("  " + d.severity().name().toLowerCase(java.util.Locale.ROOT) + ": " + d.code()
                     + (d.location().isEmpty() ? "" : " at " + d.location()) + ": " + d.message());
@@ -880,6 +899,11 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 env.cleanup().retainedStaging().map(Path::toString).orElse(null));
         m.put("cleanup", cleanup);
         m.put("hardening", env.hardening().name());
+        Map<String, Object> confinement = new LinkedHashMap<>();
+        confinement.put("processReach", env.confinement().processReach().name());
+        confinement.put("fileWrites", env.confinement().fileWrites().name());
+        confinement.put("network", env.confinement().network().name());
+        m.put("confinement", confinement);
         return m;
     }
 

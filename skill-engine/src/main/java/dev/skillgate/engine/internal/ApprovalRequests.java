@@ -8,14 +8,19 @@ import dev.skillgate.consent.ProposalSnapshot;
 import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.inspect.CapturedFile;
 import dev.skillgate.inspect.SkillArtifact;
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.ExecutionManifest;
 import dev.skillgate.model.Limits;
+import dev.skillgate.model.NetworkDestination;
+import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.PortablePath;
+import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.Text;
 import dev.skillgate.protocol.Invocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Builds the {@link ApprovalRequest} a human sees, entirely from the immutable capture and the
@@ -34,13 +39,14 @@ public final class ApprovalRequests {
             Invocation invocation,
             List<String> argv,
             SupervisorSelection supervisor,
+            Optional<SkillContract> contract,
             Optional<dev.skillgate.consent.SkillLocation> location) {
         return ApprovalRequest.forProposal(
                 proposal,
                 describe(artifact, manifest.entrypoint()),
                 new InvocationPreview(PrettyJson.render(invocation.text()), invocation.digest()),
                 argv,
-                enforcement(manifest, supervisor),
+                enforcement(manifest, supervisor, contract),
                 location);
     }
 
@@ -62,9 +68,11 @@ public final class ApprovalRequests {
                 () -> source.orElseThrow(() -> new IllegalStateException("the entrypoint source is unavailable")));
     }
 
-    static Enforcement enforcement(ExecutionManifest manifest, SupervisorSelection supervisor) {
+    static Enforcement enforcement(
+            ExecutionManifest manifest, SupervisorSelection supervisor, Optional<SkillContract> contract) {
         Enforcement standard = Enforcement.standard(manifest.timeout(), manifest.maxOutputBytes());
         List<String> applied = new ArrayList<>(standard.applied());
+        List<String> notEnforced = new ArrayList<>();
         applied.add(
                 supervisor.provesCleanup()
                         ? "process tree supervised by " + Text.excerpt(supervisor.name())
@@ -72,6 +80,64 @@ public final class ApprovalRequests {
                         : "process tree supervised by " + Text.excerpt(supervisor.name())
                                 + ": its end cannot be proven (the run ends CLEANUP_UNKNOWN)");
         applied.add("invocation at most " + Limits.INVOCATION_BYTES + " bytes, checked against inputSchema");
-        return new Enforcement(applied, standard.notEnforced());
+        confinementLines(supervisor.confinement(), contract, applied, notEnforced);
+        return new Enforcement(applied, notEnforced);
+    }
+
+    /**
+     * Exactly what the kernel will refuse and what it will not (decision 0540): the parts the
+     * supervisor enforces here, which the launch then requires, and everything else said as not
+     * enforced. Never a sandbox claim.
+     */
+    static void confinementLines(
+            Confinement offered, Optional<SkillContract> contract, List<String> applied, List<String> notEnforced) {
+        boolean process = offered.processReach() == Confinement.Part.ENFORCED;
+        boolean files = offered.fileWrites() == Confinement.Part.ENFORCED;
+        boolean tcp = offered.network() == Confinement.Part.ENFORCED;
+        if (process) {
+            applied.add("process reach: own PID namespace; the kernel refuses it signals, prlimit, scheduling"
+                    + " and ptrace of any process outside its run");
+        } else {
+            notEnforced.add("process reach (the script can signal, re-prioritise or limit your other processes)");
+        }
+        Optional<PermissionMode> mode = contract.map(SkillContract::permissionMode);
+        if (mode.isEmpty() || mode.get() == PermissionMode.FULL_ACCESS) {
+            notEnforced.add("file writes (" + (mode.isEmpty() ? "no trust contract" : "full-access")
+                    + ": the script can write what your user can)");
+        } else if (files) {
+            applied.add("file writes: the kernel refuses writes outside the run's HOME and TMPDIR"
+                    + (mode.get() == PermissionMode.WORKSPACE_WRITE ? " and the workspace" : "")
+                    + " (" + mode.get().wireName() + ")");
+        } else {
+            notEnforced.add("file writes (" + mode.get().wireName()
+                    + " is declared, but this kernel or supervisor cannot enforce it)");
+        }
+        notEnforced.add("file reads (the script can read what your user can)");
+        if (contract.isEmpty()) {
+            notEnforced.add("network access (no trust contract)");
+        } else if (tcp) {
+            List<NetworkDestination> destinations = contract.get().networkDestinations();
+            if (destinations.isEmpty()) {
+                applied.add("TCP: the kernel refuses every TCP connect and listen (no networkDestinations)");
+            } else {
+                String ports = destinations.stream()
+                        .map(d -> Integer.toString(d.port()))
+                        .distinct()
+                        .sorted()
+                        .collect(Collectors.joining(", "));
+                String line = "TCP: connect only to port(s) " + ports + "; no listen";
+                applied.add(
+                        line.length() <= 200
+                                ? line
+                                : "TCP: connect only to the declared ports (" + destinations.size()
+                                        + " destinations); no listen");
+                notEnforced.add("which hosts TCP reaches (only ports are checked)");
+            }
+            notEnforced.add("UDP, DNS and unix-socket connections");
+        } else {
+            notEnforced.add("network access (networkDestinations is declared, but this kernel or supervisor"
+                    + " cannot enforce it)");
+        }
+        notEnforced.add("CPU, memory and process-count limits");
     }
 }

@@ -61,6 +61,7 @@ import dev.skillgate.model.OriginType;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.Text;
 import dev.skillgate.model.WorkspaceIdentity;
@@ -416,8 +417,16 @@ public final class EngineCore {
                                     .id());
                     e.authorised(AuditEvent.Settled.Authority.TRUSTED_REVISION);
                 } else {
-                    Optional<LaunchAuthorization> asked =
-                            ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
+                    Optional<LaunchAuthorization> asked = ask(
+                            e,
+                            request,
+                            artifact,
+                            manifest,
+                            invocation,
+                            runtime,
+                            binding,
+                            sel,
+                            contract.accepted().map(ContractVerdict.Accepted::contract));
                     if (asked.isEmpty()) {
                         return;
                     }
@@ -426,8 +435,16 @@ public final class EngineCore {
                 }
             }
             case ASK_EACH_TIME -> {
-                Optional<LaunchAuthorization> asked =
-                        ask(e, request, artifact, manifest, invocation, runtime, binding, sel);
+                Optional<LaunchAuthorization> asked = ask(
+                        e,
+                        request,
+                        artifact,
+                        manifest,
+                        invocation,
+                        runtime,
+                        binding,
+                        sel,
+                        contract.accepted().map(ContractVerdict.Accepted::contract));
                 if (asked.isEmpty()) {
                     return;
                 }
@@ -546,7 +563,10 @@ public final class EngineCore {
                 // The device and inode whose file key was just compared: the runner and the supervisor
                 // refuse a directory swapped in at the same path after this point (WORKSPACE_CHANGED).
                 workspaceNow.get().directory(),
-                new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()));
+                new ResultCheck(artifact.outputSchema().get(), manifest.maxOutputBytes()),
+                // The contract just re-checked: its permissionMode and networkDestinations become the
+                // launch's kernel confinement where the supervisor and the kernel offer it (L2).
+                contractAgain.accepted().map(ContractVerdict.Accepted::contract));
         NodeRunner nodeRunner = runner(sel, runtime);
         Duration settleBound = manifest.timeout()
                 .toDuration()
@@ -580,7 +600,8 @@ public final class EngineCore {
             Invocation invocation,
             NodeRuntime runtime,
             ConsentBinding binding,
-            SupervisorSelector.Choice sel) {
+            SupervisorSelector.Choice sel,
+            Optional<SkillContract> contract) {
         // Verified before anyone is asked, so the request shows the flags of the binary that will be
         // re-verified at launch (a trusted-revision launch relies on the runner's own verification).
         NodeRuntime.Verification verification = runtime.verify();
@@ -595,7 +616,7 @@ public final class EngineCore {
             return Optional.empty();
         }
         try {
-            return askAdmitted(e, request, artifact, manifest, invocation, binding, sel, verified);
+            return askAdmitted(e, request, artifact, manifest, invocation, binding, sel, verified, contract);
         } finally {
             demands.release(request.agent());
         }
@@ -609,7 +630,8 @@ public final class EngineCore {
             Invocation invocation,
             ConsentBinding binding,
             SupervisorSelector.Choice sel,
-            NodeRuntime.Verified verified) {
+            NodeRuntime.Verified verified,
+            Optional<SkillContract> contract) {
         ConsentResult<Proposed> proposed = propose(request.run(), request.skill(), binding);
         if (!proposed.isSuccess()) {
             refuse(e, List.of(proposed.failure().orElseThrow()));
@@ -631,8 +653,8 @@ public final class EngineCore {
         }
         List<String> argv =
                 runner(sel, config.runtime().orElseThrow()).argvPreview(verified, request.run(), manifest.entrypoint());
-        ApprovalRequest approvalRequest =
-                ApprovalRequests.build(proposal, artifact, manifest, invocation, argv, sel.report(), e.location());
+        ApprovalRequest approvalRequest = ApprovalRequests.build(
+                proposal, artifact, manifest, invocation, argv, sel.report(), contract, e.location());
         AtomicReference<ApprovalDecision> seen = new AtomicReference<>();
         ApprovalChannel bounded =
                 ApprovalChannel.failClosed(config.approvalChannel().get(), config.approvalTimeout());

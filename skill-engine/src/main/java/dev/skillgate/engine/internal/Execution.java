@@ -183,7 +183,8 @@ public final class Execution {
                 settled.hardening(),
                 AuditEvent.Settled.boundedCodes(settled.errorCodes()),
                 early,
-                settled.runtimeSha256()));
+                settled.runtimeSha256(),
+                Optional.of(settled.confinement())));
     }
 
     /** Keeps a settlement record the audit log did not commit, for a later resolve to retry. */

@@ -125,7 +125,14 @@ public final class SupervisorSelector {
         return new Choice(
                 Optional.of(s),
                 new SupervisorSelection(
-                        s.name(), true, caps.provesCleanup(), caps.hardening(), allowUnproven, List.of(), why));
+                        s.name(),
+                        true,
+                        caps.provesCleanup(),
+                        caps.hardening(),
+                        allowUnproven,
+                        List.of(),
+                        why,
+                        caps.confinement()));
     }
 
     private static String tamperedMessage(ProcessSupervisor s, SupervisorCapabilities caps) {

@@ -39,7 +39,10 @@ import org.apiguardian.api.API;
  *
  * <p>Not a sandbox: the script runs with the host user's files and network. Hardening layer L1
  * (Landlock scoping, see {@link LandlockPolicy}) only stops it from signalling the helper or the JVM;
- * without L1 a same-user script can kill both. Every result names the layer that applied.
+ * without L1 a same-user script can kill both. Layer L2 ({@link ConfinementPolicy}) adds, where the
+ * kernel offers them, the script's own PID namespace, a Landlock write allow-list and TCP rules taken
+ * from {@link LaunchSpec#confinement()}; reads stay unrestricted. Every result names the layer that
+ * applied and each L2 part's outcome.
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
@@ -49,12 +52,14 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
 
     private final Path dataDirectory;
     private final LandlockPolicy landlock;
+    private final ConfinementPolicy confinement;
     private final boolean spareHelper;
     private volatile SupervisorCore core;
 
     private LinuxSubreaperSupervisor(Builder b) {
         this.dataDirectory = b.dataDirectory;
         this.landlock = b.landlock;
+        this.confinement = b.confinement;
         this.spareHelper = b.spareHelper;
     }
 
@@ -83,6 +88,11 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         return landlock;
     }
 
+    /** The kernel-confinement (L2) policy this supervisor was built with. */
+    public ConfinementPolicy confinementPolicy() {
+        return confinement;
+    }
+
     private SupervisorCore core() {
         SupervisorCore c = core;
         if (c == null) {
@@ -90,7 +100,11 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
                 c = core;
                 if (c == null) {
                     c = SupervisorCore.prepare(
-                            dataDirectory, policyByte(landlock), HelperLauncher.direct(), spareHelper);
+                            dataDirectory,
+                            policyByte(landlock),
+                            policyByte(confinement),
+                            HelperLauncher.direct(),
+                            spareHelper);
                     core = c;
                 }
             }
@@ -109,15 +123,27 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         }
     }
 
+    static int policyByte(ConfinementPolicy p) {
+        switch (p) {
+            case REQUIRE:
+                return Wire.POLICY_REQUIRE;
+            case OFF:
+                return Wire.POLICY_OFF;
+            default:
+                return Wire.POLICY_PREFER;
+        }
+    }
+
     @Override
     public String toString() {
-        return "LinuxSubreaperSupervisor[landlock=" + landlock + "]";
+        return "LinuxSubreaperSupervisor[landlock=" + landlock + ", confinement=" + confinement + "]";
     }
 
     /** Configures a {@link LinuxSubreaperSupervisor}. */
     public static final class Builder {
         private Path dataDirectory;
         private LandlockPolicy landlock = LandlockPolicy.PREFER;
+        private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private boolean spareHelper = true;
 
         private Builder() {}
@@ -131,6 +157,12 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         /** The Landlock policy; {@link LandlockPolicy#PREFER} unless set. */
         public Builder landlock(LandlockPolicy landlock) {
             this.landlock = Objects.requireNonNull(landlock, "landlock");
+            return this;
+        }
+
+        /** The kernel-confinement (L2) policy; {@link ConfinementPolicy#PREFER} unless set. */
+        public Builder confinement(ConfinementPolicy confinement) {
+            this.confinement = Objects.requireNonNull(confinement, "confinement");
             return this;
         }
 

@@ -58,14 +58,14 @@ class LinuxSubreaperSupervisorTest {
         assertThat(prefer.name()).isEqualTo("linux-subreaper");
         assertThat(p.available()).isTrue();
         assertThat(p.provesCleanup()).isTrue();
-        assertThat(p.hardening()).isIn(HardeningLayer.L0, HardeningLayer.L1);
+        assertThat(p.hardening()).isIn(HardeningLayer.L0, HardeningLayer.L1, HardeningLayer.L2);
         assertThat(off.capabilities().hardening()).isEqualTo(HardeningLayer.L0);
         LinuxSubreaperSupervisor require = LinuxSubreaperSupervisor.builder()
                 .dataDirectory(data)
                 .landlock(LandlockPolicy.REQUIRE)
                 .build();
-        if (p.hardening() == HardeningLayer.L1) {
-            assertThat(require.capabilities().hardening()).isEqualTo(HardeningLayer.L1);
+        if (p.hardening() != HardeningLayer.L0) {
+            assertThat(require.capabilities().hardening()).isIn(HardeningLayer.L1, HardeningLayer.L2);
         } else {
             assertThat(require.capabilities().available()).isFalse();
             assertThat(require.capabilities().detail()).startsWith("HARDENING_UNAVAILABLE:");

@@ -2,6 +2,7 @@ package dev.skillgate.runner.internal;
 
 import dev.skillgate.model.CleanupReport;
 import dev.skillgate.model.CleanupStatus;
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ErrorGroup;
@@ -80,6 +81,7 @@ public final class EnvelopeMapper {
      * @param detachedSeen as reported
      * @param exit as reported
      * @param hardening as reported ({@code NONE} for a refusal)
+     * @param confinement as reported ({@code NONE} for a refusal)
      */
     public record Decision(
             ExecutionStatus status,
@@ -89,9 +91,24 @@ public final class EnvelopeMapper {
             int descendantsSeen,
             boolean detachedSeen,
             ProcessExit exit,
-            HardeningLayer hardening) {
+            HardeningLayer hardening,
+            Confinement confinement) {
+        /** A decision without kernel confinement. */
+        public Decision(
+                ExecutionStatus status,
+                List<Diagnostic> errors,
+                Optional<String> output,
+                CleanupStatus cleanup,
+                int descendantsSeen,
+                boolean detachedSeen,
+                ProcessExit exit,
+                HardeningLayer hardening) {
+            this(status, errors, output, cleanup, descendantsSeen, detachedSeen, exit, hardening, Confinement.NONE);
+        }
+
         public Decision {
             errors = List.copyOf(errors);
+            java.util.Objects.requireNonNull(confinement, "confinement");
         }
 
         /** Whether the staging directory may be removed: cleanup proven, or nothing started. */
@@ -142,7 +159,8 @@ public final class EnvelopeMapper {
                     all,
                     report,
                     refused ? HardeningLayer.NONE : hardening,
-                    version.isEmpty() ? Optional.empty() : runtimeSha256);
+                    version.isEmpty() ? Optional.empty() : runtimeSha256,
+                    refused ? Confinement.NONE : confinement);
         }
     }
 
@@ -275,7 +293,8 @@ public final class EnvelopeMapper {
                 evidence.descendantsSeen(),
                 evidence.detachedSeen(),
                 r.exit(),
-                r.hardening());
+                r.hardening(),
+                r.confinement());
     }
 
     private record Result(List<Diagnostic> errors, Optional<String> output) {}

@@ -6,6 +6,7 @@ import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.Limits;
+import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
@@ -13,6 +14,7 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.model.Text;
 import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.ExecutionHandle;
+import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.NodeRunRequest;
 import dev.skillgate.runner.NodeRuntime;
@@ -168,6 +170,17 @@ public final class RunExecution implements ExecutionHandle {
         }
         Optional<DirectoryIdentity> workspaceIdentity =
                 request.workspaceIdentity().or(() -> resolved);
+        // L2 (decision 0541): under workspace-write the workspace becomes writable, so it must not hold the
+        // data directory (receipts, audit, other runs' staging) nor lie inside it.
+        if (request.contract()
+                        .map(c -> c.permissionMode() == PermissionMode.WORKSPACE_WRITE)
+                        .orElse(false)
+                && overlapsDataDirectory(cwd)) {
+            return refused(
+                    ErrorCode.CONFINEMENT_UNAVAILABLE,
+                    "the workspace contains or lies inside the data directory, which workspace-write would make"
+                            + " writable");
+        }
 
         NodeRuntime.Verification verification = runtime.verify();
         if (verification instanceof NodeRuntime.Refused r) {
@@ -220,6 +233,19 @@ public final class RunExecution implements ExecutionHandle {
         List<String> args =
                 new ArrayList<>(NodeFlags.forVersion(verified.major(), verified.minor(), Optional.of(guardUrl)));
         args.add(entryArgument);
+        LaunchConfinement confinement;
+        try {
+            // What the approval showed as enforced (the supervisor's stable capabilities) is required:
+            // the helper refuses the launch rather than run with less (decision 0540).
+            confinement = Confinements.forContract(
+                            request.contract(),
+                            staged.home().toRealPath(),
+                            staged.tmp().toRealPath(),
+                            cwd)
+                    .requiring(Confinements.offered(supervisor.capabilities()));
+        } catch (IOException e) {
+            return refusedAfterStaging(staged, ErrorCode.STAGING_FAILED, "the run's HOME or TMPDIR cannot be resolved");
+        }
         OwnershipRecorder recorder = identity -> recordOwnership(staged, identity, files.size());
         LaunchSpec spec = new LaunchSpec(
                 request.runId(),
@@ -236,7 +262,8 @@ public final class RunExecution implements ExecutionHandle {
                 Duration.ofMillis(Limits.TERMINATION_GRACE_MILLIS),
                 LaunchSpec.DEFAULT_KILL_DEADLINE,
                 ResourceCeilings.NONE,
-                recorder);
+                recorder,
+                confinement);
 
         SupervisionResult result = supervise(spec);
         EnvelopeMapper.Decision decision = EnvelopeMapper.decide(
@@ -255,6 +282,16 @@ public final class RunExecution implements ExecutionHandle {
                 verified.identity().binaryDigest(),
                 elapsed(),
                 retained);
+    }
+
+    private boolean overlapsDataDirectory(Path workspace) {
+        Path data;
+        try {
+            data = dataDirectory.toRealPath();
+        } catch (IOException e) {
+            data = dataDirectory.toAbsolutePath().normalize();
+        }
+        return data.startsWith(workspace) || workspace.startsWith(data);
     }
 
     private SupervisionResult supervise(LaunchSpec spec) throws InterruptedException {

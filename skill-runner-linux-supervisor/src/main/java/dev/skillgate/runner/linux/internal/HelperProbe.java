@@ -28,6 +28,9 @@ public final class HelperProbe {
             boolean procChildren,
             int landlockAbi,
             boolean landlockScope,
+            boolean landlockFs,
+            boolean landlockNet,
+            boolean pidNamespace,
             boolean selftestOk) {}
 
     /**
@@ -83,6 +86,9 @@ public final class HelperProbe {
                     yes(kv, "proc_children"),
                     Integer.parseInt(required(kv, "landlock_abi")),
                     yes(kv, "landlock_scope"),
+                    yes(kv, "landlock_fs"),
+                    yes(kv, "landlock_net"),
+                    yes(kv, "pid_namespace"),
                     "ok".equals(kv.get("selftest"))));
         } catch (IllegalArgumentException e) {
             return Optional.empty();

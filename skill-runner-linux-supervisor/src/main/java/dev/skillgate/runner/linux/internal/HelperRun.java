@@ -1,8 +1,10 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
+import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.SupervisedRun;
 import dev.skillgate.runner.SupervisionListener;
@@ -61,6 +63,7 @@ public final class HelperRun implements SupervisedRun {
     private final HelperInstaller.Installed installed;
     private final SpareHelper spares;
     private final int policy;
+    private final int confinementPolicy;
     private final ExecutableIdentityCache identityCache;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService threads;
@@ -82,6 +85,7 @@ public final class HelperRun implements SupervisedRun {
             HelperInstaller.Installed installed,
             SpareHelper spares,
             int policy,
+            int confinementPolicy,
             ExecutableIdentityCache identityCache,
             ScheduledExecutorService scheduler,
             ExecutorService threads) {
@@ -90,6 +94,7 @@ public final class HelperRun implements SupervisedRun {
         this.installed = installed;
         this.spares = spares;
         this.policy = policy;
+        this.confinementPolicy = confinementPolicy;
         this.identityCache = identityCache;
         this.scheduler = scheduler;
         this.threads = threads;
@@ -195,13 +200,18 @@ public final class HelperRun implements SupervisedRun {
 
     private RequestEncoder.Options requestOptions() {
         if (spec.executableDigest().isEmpty()) {
-            return new RequestEncoder.Options(policy, Wire.VERIFY_NONE, new byte[32], FileIdentity.NONE);
+            return new RequestEncoder.Options(
+                    policy, confinementPolicy, Wire.VERIFY_NONE, new byte[32], FileIdentity.NONE);
         }
         String hex = spec.executableDigest().get().hex();
         FileIdentity known =
                 identityCache.lookup(spec.executable().toString(), hex).orElse(FileIdentity.NONE);
         return new RequestEncoder.Options(
-                policy, Wire.VERIFY_IDENTITY, spec.executableDigest().get().bytes(), known);
+                policy,
+                confinementPolicy,
+                Wire.VERIFY_IDENTITY,
+                spec.executableDigest().get().bytes(),
+                known);
     }
 
     private void readFrames(Process p, State st) {
@@ -519,7 +529,8 @@ public final class HelperRun implements SupervisedRun {
                 cleanup,
                 layer,
                 ran ? Duration.ofNanos(r.runNanos()) : javaElapsed,
-                detail);
+                detail,
+                ran ? confinementOf(st.hello, spec.confinement()) : Confinement.NONE);
     }
 
     static String setupDetail(Frames.Result r) {
@@ -538,6 +549,11 @@ public final class HelperRun implements SupervisedRun {
                 break;
             case Wire.SC_WORKSPACE_CHANGED:
                 code = ErrorCode.WORKSPACE_CHANGED;
+                break;
+            case Wire.SC_CONFINEMENT_UNAVAILABLE:
+            case Wire.SC_CONFINEMENT_PATH:
+            case Wire.SC_CHILD_NAMESPACE:
+                code = ErrorCode.CONFINEMENT_UNAVAILABLE;
                 break;
             case Wire.SC_REQUEST_MALFORMED:
             case Wire.SC_REQUEST_BOUNDS:
@@ -591,11 +607,29 @@ public final class HelperRun implements SupervisedRun {
         }
     }
 
+    /** What the hello announced (and the child then applied, or the run failed) for each part. */
+    static Confinement confinementOf(Frames.Hello hello, LaunchConfinement asked) {
+        int parts = hello == null || hello.layer() == Wire.LAYER_NONE ? 0 : hello.parts();
+        return new Confinement(
+                part(parts, Wire.CONF_PROCESS, true),
+                part(parts, Wire.CONF_FS_WRITES, asked.writableDirectories().isPresent()),
+                part(parts, Wire.CONF_NET_TCP, asked.tcpConnectPorts().isPresent()));
+    }
+
+    private static Confinement.Part part(int parts, int bit, boolean asked) {
+        if (!asked) {
+            return Confinement.Part.NOT_REQUESTED;
+        }
+        return (parts & bit) != 0 ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED;
+    }
+
     static HardeningLayer layerOf(Frames.Hello hello) {
         if (hello == null) {
             return HardeningLayer.NONE;
         }
         switch (hello.layer()) {
+            case Wire.LAYER_L2:
+                return HardeningLayer.L2;
             case Wire.LAYER_L1:
                 return HardeningLayer.L1;
             case Wire.LAYER_L0:

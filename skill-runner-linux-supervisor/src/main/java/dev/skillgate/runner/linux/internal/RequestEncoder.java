@@ -1,6 +1,8 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.runner.DirectoryIdentity;
+import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.ResourceCeilings;
 import java.io.ByteArrayOutputStream;
@@ -21,8 +23,13 @@ import java.util.TreeMap;
 public final class RequestEncoder {
     private RequestEncoder() {}
 
-    /** What, besides the {@link LaunchSpec}, goes into a request. */
-    public record Options(int policy, int verifyMode, byte[] digest, FileIdentity identity) {
+    /**
+     * What, besides the {@link LaunchSpec}, goes into a request.
+     *
+     * @param policy the L1 (Landlock scoping) policy byte
+     * @param confinementPolicy the L2 (kernel confinement) policy byte
+     */
+    public record Options(int policy, int confinementPolicy, int verifyMode, byte[] digest, FileIdentity identity) {
         public Options {
             if (digest.length != 32) {
                 throw new IllegalArgumentException("digest must be 32 bytes");
@@ -62,7 +69,57 @@ public final class RequestEncoder {
                 spec.workingDirectoryIdentity(),
                 spec.arguments(),
                 env,
-                spec.stdin()));
+                spec.stdin(),
+                confine(options.confinementPolicy(), spec.confinement())));
+    }
+
+    /** The confinement section for {@code c} under {@code policy}. */
+    static Confine confine(int policy, LaunchConfinement c) {
+        return new Confine(
+                policy,
+                c.writableDirectories().isPresent() ? Wire.FS_ALLOW_LIST : Wire.FS_UNRESTRICTED,
+                c.tcpConnectPorts().isPresent() ? Wire.NET_TCP_ALLOW_LIST : Wire.NET_UNRESTRICTED,
+                c.writableDirectories().orElse(List.of()).stream()
+                        .map(Object::toString)
+                        .toList(),
+                c.tcpConnectPorts().orElse(List.of()),
+                requiredBits(c));
+    }
+
+    static int requiredBits(LaunchConfinement c) {
+        int bits = 0;
+        if (c.required().contains(Confinement.Kind.PROCESS_REACH)) {
+            bits |= Wire.CONF_PROCESS;
+        }
+        if (c.required().contains(Confinement.Kind.FILE_WRITES)) {
+            bits |= Wire.CONF_FS_WRITES;
+        }
+        if (c.required().contains(Confinement.Kind.NETWORK)) {
+            bits |= Wire.CONF_NET_TCP;
+        }
+        return bits;
+    }
+
+    /**
+     * The request's confinement section (protocol 3), unchecked.
+     *
+     * @param policy the L2 policy byte
+     * @param fsMode {@link Wire#FS_UNRESTRICTED} or {@link Wire#FS_ALLOW_LIST}
+     * @param netMode {@link Wire#NET_UNRESTRICTED} or {@link Wire#NET_TCP_ALLOW_LIST}
+     * @param writable the writable directories (absolute paths)
+     * @param ports the TCP ports the script may connect to
+     * @param required the {@code CONF_*} bits the helper must apply or refuse
+     */
+    public record Confine(
+            int policy, int fsMode, int netMode, List<String> writable, List<Integer> ports, int required) {
+        /** L2 off, nothing restricted. */
+        public static final Confine OFF =
+                new Confine(Wire.POLICY_OFF, Wire.FS_UNRESTRICTED, Wire.NET_UNRESTRICTED, List.of(), List.of(), 0);
+
+        public Confine {
+            writable = List.copyOf(writable);
+            ports = List.copyOf(ports);
+        }
     }
 
     /**
@@ -88,13 +145,84 @@ public final class RequestEncoder {
             Optional<DirectoryIdentity> workingDirectoryIdentity,
             List<String> arguments,
             List<String> environment,
-            byte[] stdin) {
+            byte[] stdin,
+            Confine confine) {
         public Raw {
+            Objects.requireNonNull(confine, "confine");
             digest = digest.clone();
             Objects.requireNonNull(workingDirectoryIdentity, "workingDirectoryIdentity");
             arguments = List.copyOf(arguments);
             environment = List.copyOf(environment);
             stdin = stdin.clone();
+        }
+
+        /** A request with L2 off ({@link Confine#OFF}). */
+        public Raw(
+                int policy,
+                int verifyMode,
+                byte[] digest,
+                FileIdentity identity,
+                long wallMs,
+                long graceMs,
+                long killMs,
+                long stdoutMax,
+                long stderrMax,
+                long cpuSeconds,
+                long dataBytes,
+                long fileSizeBytes,
+                long openFiles,
+                String executable,
+                String workingDirectory,
+                Optional<DirectoryIdentity> workingDirectoryIdentity,
+                List<String> arguments,
+                List<String> environment,
+                byte[] stdin) {
+            this(
+                    policy,
+                    verifyMode,
+                    digest,
+                    identity,
+                    wallMs,
+                    graceMs,
+                    killMs,
+                    stdoutMax,
+                    stderrMax,
+                    cpuSeconds,
+                    dataBytes,
+                    fileSizeBytes,
+                    openFiles,
+                    executable,
+                    workingDirectory,
+                    workingDirectoryIdentity,
+                    arguments,
+                    environment,
+                    stdin,
+                    Confine.OFF);
+        }
+
+        /** Same request with another confinement section. */
+        public Raw withConfine(Confine c) {
+            return new Raw(
+                    policy,
+                    verifyMode,
+                    digest,
+                    identity,
+                    wallMs,
+                    graceMs,
+                    killMs,
+                    stdoutMax,
+                    stderrMax,
+                    cpuSeconds,
+                    dataBytes,
+                    fileSizeBytes,
+                    openFiles,
+                    executable,
+                    workingDirectory,
+                    workingDirectoryIdentity,
+                    arguments,
+                    environment,
+                    stdin,
+                    c);
         }
 
         /** Same request with another environment. */
@@ -118,7 +246,8 @@ public final class RequestEncoder {
                     workingDirectoryIdentity,
                     arguments,
                     env,
-                    stdin);
+                    stdin,
+                    confine);
         }
     }
 
@@ -161,6 +290,20 @@ public final class RequestEncoder {
         }
         u32(body, raw.stdin.length);
         body.writeBytes(raw.stdin);
+        Confine c = raw.confine;
+        body.write(c.policy());
+        body.write(c.fsMode());
+        body.write(c.netMode());
+        body.write(c.required());
+        u32(body, c.writable().size());
+        for (String w : c.writable()) {
+            string(body, w);
+        }
+        u32(body, c.ports().size());
+        for (int port : c.ports()) {
+            body.write(port >>> 8);
+            body.write(port);
+        }
 
         byte[] b = body.toByteArray();
         ByteArrayOutputStream out = new ByteArrayOutputStream(9 + b.length);

@@ -1,5 +1,6 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.runner.LaunchSpec;
@@ -39,6 +40,7 @@ public final class SupervisorCore {
     private final Optional<HelperInstaller.Installed> installed;
     private final Optional<HelperProbe.Probe> probe;
     private final int policy;
+    private final int confinementPolicy;
     private final SpareHelper spares;
     private final ExecutableIdentityCache identityCache = new ExecutableIdentityCache();
 
@@ -47,11 +49,13 @@ public final class SupervisorCore {
             Optional<HelperInstaller.Installed> installed,
             Optional<HelperProbe.Probe> probe,
             int policy,
+            int confinementPolicy,
             SpareHelper spares) {
         this.capabilities = capabilities;
         this.installed = installed;
         this.probe = probe;
         this.policy = policy;
+        this.confinementPolicy = confinementPolicy;
         this.spares = spares;
     }
 
@@ -69,6 +73,17 @@ public final class SupervisorCore {
      * ahead of the next launch ({@link SpareHelper}).
      */
     public static SupervisorCore prepare(Path dataDirectory, int policy, HelperLauncher launcher, boolean spare) {
+        return prepare(dataDirectory, policy, Wire.POLICY_PREFER, launcher, spare);
+    }
+
+    /**
+     * As {@link #prepare(Path, int, HelperLauncher, boolean)} with an L2 (kernel confinement) policy
+     * byte: each launch asks the helper for what its {@link LaunchSpec#confinement()} names, and the
+     * helper applies each part where the kernel offers it ({@code PREFER}), refuses a launch it cannot
+     * confine fully ({@code REQUIRE}), or applies none ({@code OFF}).
+     */
+    public static SupervisorCore prepare(
+            Path dataDirectory, int policy, int confinementPolicy, HelperLauncher launcher, boolean spare) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(launcher, "launcher");
         SpareHelper spares = new SpareHelper(launcher, spare, THREADS);
@@ -76,7 +91,7 @@ public final class SupervisorCore {
         if (installation instanceof HelperInstaller.Unavailable) {
             HelperInstaller.Unavailable u = (HelperInstaller.Unavailable) installation;
             LOG.warn("Skillgate Linux supervisor unavailable: {}", u.describe());
-            return unavailable(u.describe(), policy, spares, Optional.empty(), Optional.empty());
+            return unavailable(u.describe(), policy, confinementPolicy, spares, Optional.empty(), Optional.empty());
         }
         HelperInstaller.Installed inst = (HelperInstaller.Installed) installation;
         HelperProbe.Outcome probed = HelperProbe.probe(inst);
@@ -84,35 +99,41 @@ public final class SupervisorCore {
         if (probed.refusal().isPresent()) {
             String d = probed.refusal().get().describe();
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
         }
         if (probe.isEmpty()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper does not run here (is the data directory mounted noexec?)";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
         }
         HelperProbe.Probe pr = probe.get();
         if (pr.protocol() != Wire.PROTOCOL || !pr.selftestOk()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper's protocol or self-test does not match this library";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
         }
         if (!pr.subreaper()) {
             String d = "PROCESS_OWNERSHIP_UNSUPPORTED: the kernel refused PR_SET_CHILD_SUBREAPER";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
         }
         boolean scope = pr.landlockScope();
         if (policy == Wire.POLICY_REQUIRE && !scope) {
             String d = "HARDENING_UNAVAILABLE: Landlock signal scoping (ABI 6) is required; the kernel offers ABI "
                     + pr.landlockAbi();
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
         }
         HardeningLayer layer = policy != Wire.POLICY_OFF && scope ? HardeningLayer.L1 : HardeningLayer.L0;
+        boolean anyPart = pr.pidNamespace() || pr.landlockFs() || pr.landlockNet();
+        if (layer == HardeningLayer.L1 && confinementPolicy != Wire.POLICY_OFF && anyPart) {
+            layer = HardeningLayer.L2;
+        }
         String detail = "helper " + pr.version() + " (" + inst.platform() + "), Landlock ABI " + pr.landlockAbi()
-                + ", policy " + policyName(policy) + ", layer " + layer;
-        if (layer == HardeningLayer.L1) {
+                + ", policy " + policyName(policy) + ", confinement " + policyName(confinementPolicy) + " (process "
+                + (pr.pidNamespace() ? "yes" : "no") + ", writes " + (pr.landlockFs() ? "yes" : "no") + ", tcp "
+                + (pr.landlockNet() ? "yes" : "no") + "), layer " + layer;
+        if (layer != HardeningLayer.L0) {
             LOG.info("Skillgate Linux supervisor ready: {}. Not a sandbox.", detail);
         } else {
             LOG.warn(
@@ -121,18 +142,34 @@ public final class SupervisorCore {
                     detail);
         }
         SupervisorCore core = new SupervisorCore(
-                new SupervisorCapabilities(true, true, layer, detail), Optional.of(inst), probe, policy, spares);
+                new SupervisorCapabilities(true, true, layer, detail, offered(pr, confinementPolicy)),
+                Optional.of(inst),
+                probe,
+                policy,
+                confinementPolicy,
+                spares);
         spares.replenish(inst);
         return core;
+    }
+
+    /** The parts a launch gets when it asks for them: what the probe found, unless the policy is off. */
+    static Confinement offered(HelperProbe.Probe pr, int confinementPolicy) {
+        boolean on = confinementPolicy != Wire.POLICY_OFF;
+        return new Confinement(
+                on && pr.pidNamespace() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && pr.landlockFs() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && pr.landlockNet() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED);
     }
 
     private static SupervisorCore unavailable(
             String detail,
             int policy,
+            int confinementPolicy,
             SpareHelper spares,
             Optional<HelperInstaller.Installed> inst,
             Optional<HelperProbe.Probe> probe) {
-        return new SupervisorCore(SupervisorCapabilities.unavailable(detail), inst, probe, policy, spares);
+        return new SupervisorCore(
+                SupervisorCapabilities.unavailable(detail), inst, probe, policy, confinementPolicy, spares);
     }
 
     /** What this supervisor offers here. */
@@ -176,8 +213,8 @@ public final class SupervisorCore {
             }
             return new SettledRun(r);
         }
-        HelperRun run =
-                new HelperRun(spec, listener, installed.get(), spares, policy, identityCache, WATCHDOGS, THREADS);
+        HelperRun run = new HelperRun(
+                spec, listener, installed.get(), spares, policy, confinementPolicy, identityCache, WATCHDOGS, THREADS);
         run.start();
         return run;
     }

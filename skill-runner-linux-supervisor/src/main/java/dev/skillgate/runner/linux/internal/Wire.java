@@ -8,7 +8,7 @@ package dev.skillgate.runner.linux.internal;
 public final class Wire {
     private Wire() {}
 
-    public static final int PROTOCOL = 2;
+    public static final int PROTOCOL = 3;
     public static final byte[] REQUEST_MAGIC = {'S', 'K', 'S', 'V'};
 
     public static final int REQ_MAX_BODY = 2 * 1024 * 1024 + 64 * 1024;
@@ -23,10 +23,21 @@ public final class Wire {
     public static final int REQ_MAX_KILL_MS = 60_000;
     public static final int REQ_MAX_STDOUT = 262_144;
     public static final int REQ_MAX_STDERR = 16_384;
+    public static final int REQ_MAX_WRITABLE = 16;
+    public static final int REQ_MAX_PORTS = 64;
 
     public static final int POLICY_OFF = 0;
     public static final int POLICY_PREFER = 1;
     public static final int POLICY_REQUIRE = 2;
+
+    public static final int FS_UNRESTRICTED = 0;
+    public static final int FS_ALLOW_LIST = 1;
+    public static final int NET_UNRESTRICTED = 0;
+    public static final int NET_TCP_ALLOW_LIST = 1;
+
+    public static final int CONF_FS_WRITES = 0x01;
+    public static final int CONF_NET_TCP = 0x02;
+    public static final int CONF_PROCESS = 0x04;
 
     public static final int VERIFY_NONE = 0;
     public static final int VERIFY_FULL = 1;
@@ -52,6 +63,7 @@ public final class Wire {
     public static final int LAYER_NONE = 0;
     public static final int LAYER_L0 = 1;
     public static final int LAYER_L1 = 2;
+    public static final int LAYER_L2 = 3;
 
     public static final int FEAT_SUBREAPER = 0x01;
     public static final int FEAT_PIDFD = 0x02;
@@ -60,6 +72,7 @@ public final class Wire {
     public static final int FEAT_NOT_DUMPABLE = 0x10;
     public static final int FEAT_PROC_CHILDREN = 0x20;
     public static final int FEAT_SIGNALFD = 0x40;
+    public static final int FEAT_PID_NAMESPACE = 0x80;
 
     public static final int OUT_EXITED = 1;
     public static final int OUT_SIGNALED = 2;
@@ -97,6 +110,8 @@ public final class Wire {
     public static final int SC_RESOURCE = 11;
     public static final int SC_LIFELINE_PROTOCOL = 12;
     public static final int SC_WORKSPACE_CHANGED = 13;
+    public static final int SC_CONFINEMENT_UNAVAILABLE = 14;
+    public static final int SC_CONFINEMENT_PATH = 15;
     public static final int SC_CHILD_SETSID = 20;
     public static final int SC_CHILD_SIGNALS = 21;
     public static final int SC_CHILD_PDEATHSIG = 22;
@@ -107,6 +122,7 @@ public final class Wire {
     public static final int SC_CHILD_LANDLOCK = 27;
     public static final int SC_CHILD_VERIFY = 28;
     public static final int SC_CHILD_EXEC = 29;
+    public static final int SC_CHILD_NAMESPACE = 30;
 
     public static final int HELPER_EXIT_PROVEN = 0;
     public static final int HELPER_EXIT_INTERNAL = 1;

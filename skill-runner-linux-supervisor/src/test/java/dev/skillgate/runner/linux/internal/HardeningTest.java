@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Reference §10 rows 14-17 and 25: what a script running as the same user can do to its supervisor
  * and to the JVM, with and without hardening layer L1 (Landlock signal and abstract-socket scoping).
  * Rows that need an unprivileged user run the helper under a throwaway numeric uid via
- * {@code setpriv}; {@code kill(-1)} runs only there and only with L1 active, never as root.
+ * {@code setpriv}; {@code kill(-1)} runs only there and only with L1 active, never as root. Kernel
+ * confinement (L2) is off in this class; {@link ProcessReachTest} runs the same attacks under it.
  */
 @EnabledOnOs(OS.LINUX)
 @ExtendWith(Tags.class)
@@ -38,8 +39,10 @@ class HardeningTest {
 
     @BeforeAll
     static void prepare() throws Exception {
-        l1 = SupervisorCore.prepare(data, Wire.POLICY_PREFER, HelperLauncher.direct());
-        l0 = SupervisorCore.prepare(data, Wire.POLICY_OFF, HelperLauncher.direct());
+        // These rows show L1 and L0 on their own: kernel confinement (L2) is off here and shown
+        // against the same attacks in ProcessReachTest.
+        l1 = SupervisorCore.prepare(data, Wire.POLICY_PREFER, Wire.POLICY_OFF, HelperLauncher.direct(), false);
+        l0 = SupervisorCore.prepare(data, Wire.POLICY_OFF, Wire.POLICY_OFF, HelperLauncher.direct(), false);
         assertThat(l0.capabilities().hardening()).isEqualTo(HardeningLayer.L0);
         if (ThrowawayUid.possible()) {
             user = ThrowawayUid.create(l1.installed().orElseThrow().binary());
@@ -96,7 +99,8 @@ class HardeningTest {
     void row15_killMinusOneWithL1IsConfinedToTheScriptsOwnTree() throws Exception {
         assumeL1();
         assumeTrue(user != null, "needs root and setpriv to run as a throwaway uid");
-        SupervisorCore asUser = SupervisorCore.prepare(data, Wire.POLICY_REQUIRE, user.launcher());
+        SupervisorCore asUser =
+                SupervisorCore.prepare(data, Wire.POLICY_REQUIRE, Wire.POLICY_OFF, user.launcher(), false);
         TestRun t = user.run("kill-all.mjs");
         Process canary = user.canary(t);
         try {
@@ -121,7 +125,8 @@ class HardeningTest {
     void row16_withL1ASameUidScriptCannotReadOrSignalProcessesOutsideItsTree() throws Exception {
         assumeL1();
         assumeTrue(user != null, "needs root and setpriv to run as a throwaway uid");
-        SupervisorCore asUser = SupervisorCore.prepare(data, Wire.POLICY_REQUIRE, user.launcher());
+        SupervisorCore asUser =
+                SupervisorCore.prepare(data, Wire.POLICY_REQUIRE, Wire.POLICY_OFF, user.launcher(), false);
         TestRun t = user.run("snoop.mjs");
         Process canary = user.canary(t); // a same-uid stand-in for the JVM, with a secret in its environment
         try {
@@ -143,7 +148,7 @@ class HardeningTest {
     void row16_withoutL1ASameUidScriptReadsAndSignalsItsNeighbours() throws Exception {
         // The contrast that shows what L1 buys.
         assumeTrue(user != null, "needs root and setpriv to run as a throwaway uid");
-        SupervisorCore asUser = SupervisorCore.prepare(data, Wire.POLICY_OFF, user.launcher());
+        SupervisorCore asUser = SupervisorCore.prepare(data, Wire.POLICY_OFF, Wire.POLICY_OFF, user.launcher(), false);
         TestRun t = user.run("snoop.mjs");
         Process canary = user.canary(t);
         try {
@@ -177,7 +182,7 @@ class HardeningTest {
     @Test
     void row17_withoutL1ANonDumpableSupervisorStillRefusesAScriptOfTheSameUid() throws Exception {
         assumeTrue(user != null, "needs root and setpriv to run as a throwaway uid");
-        SupervisorCore asUser = SupervisorCore.prepare(data, Wire.POLICY_OFF, user.launcher());
+        SupervisorCore asUser = SupervisorCore.prepare(data, Wire.POLICY_OFF, Wire.POLICY_OFF, user.launcher(), false);
         TestRun t = user.run("snoop.mjs", "1");
         HelperRun.Report r = t.run(asUser);
 

@@ -260,8 +260,17 @@ class TerminationTest {
             }
         });
         t.awaitFile("hang.ready");
-        // This JVM (outside the tree) takes a second write end of the script's stdout pipe.
-        try (FileOutputStream holder = new FileOutputStream("/proc/" + child[0] + "/fd/1")) {
+        // This JVM (outside the tree) takes a second write end of the script's stdout pipe. In L2 the
+        // helper's child is the PID namespace's init, whose stdout is /dev/null; the script is its child.
+        long script = child[0];
+        if (!Files.readSymbolicLink(Path.of("/proc/" + script + "/fd/1"))
+                .toString()
+                .startsWith("pipe:")) {
+            String kids = Files.readString(Path.of("/proc/" + script + "/task/" + script + "/children"))
+                    .trim();
+            script = Long.parseLong(kids.split(" ")[0]);
+        }
+        try (FileOutputStream holder = new FileOutputStream("/proc/" + script + "/fd/1")) {
             run.cancel();
             HelperRun.Report r = TestRun.await(run);
             assertThat(r.result().outcome()).isEqualTo(Outcome.CANCELLED);

@@ -4,6 +4,7 @@ import dev.skillgate.fixtures.TestNodeBinary;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.runner.DirectoryIdentity;
+import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.OwnershipRecorder;
 import dev.skillgate.runner.ResourceCeilings;
@@ -48,6 +49,7 @@ final class TestRun {
     Optional<DirectoryIdentity> dirIdentity = Optional.empty();
     OwnershipRecorder recorder;
     FsyncRecorder fsyncRecorder;
+    LaunchConfinement confinement = LaunchConfinement.UNRESTRICTED;
 
     private TestRun(Path parent, String fixture, String... args) throws IOException {
         Tags.register(tag);
@@ -93,7 +95,8 @@ final class TestRun {
                 grace,
                 killDeadline,
                 ceilings,
-                recorder);
+                recorder,
+                confinement);
     }
 
     HelperRun launch(SupervisorCore core, SupervisionListener listener) {

@@ -3,6 +3,7 @@ package dev.skillgate.runner.linux.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.runner.SupervisionResult.Outcome;
 import java.nio.charset.StandardCharsets;
@@ -125,7 +126,10 @@ class TreeCleanupTest {
         assertThat(r.result().cleanup().proven()).isTrue();
         assertThat(r.result().cleanup().detachedSeen()).isTrue();
         assertThat(r.helperResult().orElseThrow().descendantsKilled()).isGreaterThanOrEqualTo(41);
-        assertThat(r.helperResult().orElseThrow().killRounds()).isGreaterThanOrEqualTo(41);
+        // Without a PID namespace the helper kills one level per round; in L2 the kernel ends the
+        // whole namespace when its init dies, in one round.
+        boolean namespace = r.result().confinement().processReach() == Confinement.Part.ENFORCED;
+        assertThat(r.helperResult().orElseThrow().killRounds()).isGreaterThanOrEqualTo(namespace ? 1 : 41);
     }
 
     @Test
@@ -186,8 +190,18 @@ class TreeCleanupTest {
         assertThat(r.result().cleanup().proof()).isEqualTo("NONE");
         assertThat(r.result().detail()).startsWith("CLEANUP_UNKNOWN:");
         assertThat(r.helperExit()).isEqualTo(Wire.HELPER_EXIT_UNPROVEN);
-        // The survivors are real: the helper gave up on them. Clean up so later tests start clean.
-        assertThat(ProcScan.killAll(t.tag)).isPositive();
+        if (r.result().confinement().processReach() == Confinement.Part.ENFORCED) {
+            // L2: the helper gave up and exited, and its namespace's init (PDEATHSIG) took the rest of the
+            // run with it; the report still says unproven, since nothing waited for that.
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!ProcScan.survivors(t.tag).isEmpty() && System.nanoTime() < until) {
+                ProcScan.sleep(20);
+            }
+            assertThat(ProcScan.survivors(t.tag)).isEmpty();
+        } else {
+            // The survivors are real: the helper gave up on them. Clean up so later tests start clean.
+            assertThat(ProcScan.killAll(t.tag)).isPositive();
+        }
     }
 
     @Test
