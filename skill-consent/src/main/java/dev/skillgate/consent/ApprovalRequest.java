@@ -10,6 +10,7 @@ import dev.skillgate.model.WorkspaceIdentity;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -33,6 +34,8 @@ import org.apiguardian.api.API;
  * @param enforcement what is and is not enforced
  * @param createdAt wall-clock creation time (display)
  * @param expiresAt wall-clock expiry (display; the ledger enforces the window monotonically)
+ * @param location where the skill was found and warnings about its name (decision 0767); empty when
+ *     the caller does not say
  */
 @API(status = API.Status.STABLE, since = "0.1.0")
 public record ApprovalRequest(
@@ -44,7 +47,8 @@ public record ApprovalRequest(
         List<String> argv,
         Enforcement enforcement,
         Instant createdAt,
-        Instant expiresAt) {
+        Instant expiresAt,
+        Optional<SkillLocation> location) {
 
     /** The fixed full-trust warning every approval surface must show. */
     public static final String FULL_TRUST_WARNING = "runs as your user with your files and network; not a sandbox";
@@ -55,7 +59,22 @@ public record ApprovalRequest(
     /** Longest argv entry, in UTF-16 units. */
     public static final int MAX_ARG_CHARS = 8192;
 
+    /** A request without a location. */
+    public ApprovalRequest(
+            ProposalId proposal,
+            SkillName skill,
+            ConsentBinding binding,
+            ArtifactDescription artifact,
+            InvocationPreview invocation,
+            List<String> argv,
+            Enforcement enforcement,
+            Instant createdAt,
+            Instant expiresAt) {
+        this(proposal, skill, binding, artifact, invocation, argv, enforcement, createdAt, expiresAt, Optional.empty());
+    }
+
     public ApprovalRequest {
+        Objects.requireNonNull(location, "location");
         Objects.requireNonNull(proposal, "proposal");
         Objects.requireNonNull(skill, "skill");
         Objects.requireNonNull(binding, "binding");
@@ -91,6 +110,17 @@ public record ApprovalRequest(
             InvocationPreview invocation,
             List<String> argv,
             Enforcement enforcement) {
+        return forProposal(proposal, artifact, invocation, argv, enforcement, Optional.empty());
+    }
+
+    /** {@link #forProposal(ProposalSnapshot, ArtifactDescription, InvocationPreview, List, Enforcement)} with a location. */
+    public static ApprovalRequest forProposal(
+            ProposalSnapshot proposal,
+            ArtifactDescription artifact,
+            InvocationPreview invocation,
+            List<String> argv,
+            Enforcement enforcement,
+            Optional<SkillLocation> location) {
         return new ApprovalRequest(
                 proposal.id(),
                 proposal.skill(),
@@ -100,7 +130,8 @@ public record ApprovalRequest(
                 argv,
                 enforcement,
                 proposal.createdAt(),
-                proposal.expiresAt());
+                proposal.expiresAt(),
+                location);
     }
 
     /** An approval of exactly this request (it names {@link #proposal()}; decision 0760). */

@@ -303,6 +303,21 @@ public final class ConsentLedger {
         }
     }
 
+    /** How many proposals and plans are outstanding (pending or approved) now, expiry applied. */
+    public int outstandingCount() {
+        synchronized (lock) {
+            long now = ticker.nanos();
+            int n = 0;
+            for (Entry e : entries.values()) {
+                settle(e, now);
+                if (!e.state.isTerminal()) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
     /** How many proposals (plans included) the run has used of its {@link Limits#PROPOSALS_PER_RUN}. */
     public int proposalCount() {
         synchronized (lock) {

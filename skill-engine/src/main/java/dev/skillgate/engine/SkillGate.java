@@ -86,6 +86,19 @@ public final class SkillGate implements AutoCloseable {
     public static final Duration DEFAULT_DRAIN_WAIT =
             Duration.ofMillis(dev.skillgate.model.Timeout.MAX_MILLIS + Limits.TERMINATION_GRACE_MILLIS + 15_000L);
 
+    /** Default of {@link Builder#maxPendingApprovalsPerAgent}. */
+    public static final int DEFAULT_PENDING_APPROVALS_PER_AGENT = 4;
+
+    /** Default of {@link Builder#maxApprovalRequestsPerAgentPerMinute}. */
+    public static final int DEFAULT_APPROVAL_REQUESTS_PER_AGENT_PER_MINUTE = 30;
+
+    /**
+     * Most live runs whose consent state a gate keeps. Beyond it the oldest run with nothing pending or
+     * approved is forgotten; a run with approvals outstanding is never ended for a new one, and a new
+     * run is then refused with {@code RUN_LIMIT} (decision 0763).
+     */
+    public static final int MAX_LIVE_RUNS = 256;
+
     private final EngineCore core;
     private final SkillGateAdmin admin;
     private final boolean ownsAdmin;
@@ -205,7 +218,12 @@ public final class SkillGate implements AutoCloseable {
         return List.copyOf(out);
     }
 
-    /** Ends a run: its outstanding proposals are cancelled; consent given in it is gone. */
+    /**
+     * Ends a run on the agent-facing side: its pending and approved invocation proposals are cancelled;
+     * consent given in it is gone. It does not end a host-approved workflow plan or durable workflow
+     * ({@link SkillGateAdmin#endRun} does). Any holder of this gate who knows the run id can end it:
+     * give each agent its own unguessable run ids ({@link RunId#random()}) (decision 0763).
+     */
     public void endRun(RunId run) {
         core.endRun(Objects.requireNonNull(run, "run"));
     }
@@ -271,8 +289,59 @@ public final class SkillGate implements AutoCloseable {
         private final List<String> auditSinkProviders = new ArrayList<>();
         private Duration auditSinkTimeout;
         private WorkflowJournal workflowJournal;
+        private AgentId vouchedAgent;
+        private boolean requestContextsAllowed;
+        private int maxPendingApprovalsPerAgent = DEFAULT_PENDING_APPROVALS_PER_AGENT;
+        private int maxApprovalRequestsPerAgentPerMinute = DEFAULT_APPROVAL_REQUESTS_PER_AGENT_PER_MINUTE;
 
         private Builder() {}
+
+        /**
+         * The one agent this gate serves, as the host vouches for it (decision 0764): a request or an
+         * activation naming another agent is refused with {@code AGENT_NOT_VOUCHED}, so receipts and
+         * approvals always name this agent. Without it the agent id in a request is a label the host
+         * must set itself (an agent that can choose it can use another agent's receipts).
+         */
+        public Builder agent(AgentId agent) {
+            this.vouchedAgent = Objects.requireNonNull(agent, "agent");
+            return this;
+        }
+
+        /**
+         * Lets a request or an activation carry its own agent context instead of the builder's (decision
+         * 0764). Without this call, a context that differs from the builder's {@link #agentContext} is
+         * refused with {@code AGENT_NOT_VOUCHED}.
+         */
+        public Builder allowRequestAgentContexts() {
+            this.requestContextsAllowed = true;
+            return this;
+        }
+
+        /**
+         * How many approvals (execution and activation) one agent may have pending at once, across all
+         * its runs (default {@value SkillGate#DEFAULT_PENDING_APPROVALS_PER_AGENT}, 1-64); one more is
+         * refused with {@code CONSENT_DEMAND_LIMIT} before the human is asked (decision 0763).
+         */
+        public Builder maxPendingApprovalsPerAgent(int max) {
+            if (max < 1 || max > 64) {
+                throw new IllegalArgumentException("at most 1-64 pending approvals per agent");
+            }
+            this.maxPendingApprovalsPerAgent = max;
+            return this;
+        }
+
+        /**
+         * How many approval requests one agent may make per minute, across all its runs (default
+         * {@value SkillGate#DEFAULT_APPROVAL_REQUESTS_PER_AGENT_PER_MINUTE}, 1-1000); one more is refused
+         * with {@code CONSENT_DEMAND_LIMIT} before the human is asked (decision 0763).
+         */
+        public Builder maxApprovalRequestsPerAgentPerMinute(int max) {
+            if (max < 1 || max > 1000) {
+                throw new IllegalArgumentException("at most 1-1000 approval requests per agent per minute");
+            }
+            this.maxApprovalRequestsPerAgentPerMinute = max;
+            return this;
+        }
 
         /**
          * Adds an export of the audit log: the sink receives every record the gate's audit log commits,
@@ -576,7 +645,11 @@ public final class SkillGate implements AutoCloseable {
                     Optional.ofNullable(credentialBroker),
                     Optional.ofNullable(signatureChecker),
                     dialectsByType,
-                    effectiveAdmin.plans()));
+                    effectiveAdmin.plans(),
+                    Optional.ofNullable(vouchedAgent),
+                    requestContextsAllowed,
+                    maxPendingApprovalsPerAgent,
+                    maxApprovalRequestsPerAgentPerMinute));
             // No janitor sweep here: a retained staging directory is an unknown outcome, listed by
             // unresolved() and removed only by the audited SkillGateAdmin.resolve (SPEC §12).
             return new SkillGate(core, effectiveAdmin, owns, capability);

@@ -308,6 +308,15 @@ public final class SkillGateAdmin implements AutoCloseable {
         return plans.current(Objects.requireNonNull(run, "run"));
     }
 
+    /**
+     * Ends a run on the host side (decision 0763): its workflow plan, approved or still waiting for the
+     * human, is cancelled and its durable workflow ended {@code CANCELLED}. The agent-facing
+     * {@link SkillGate#endRun} cancels only the run's invocation approvals.
+     */
+    public void endRun(RunId run) {
+        plans.endRunAndWorkflow(Objects.requireNonNull(run, "run"));
+    }
+
     /** Cancels the run's workflow plan (and any still waiting for the human); its unused steps run nothing. */
     public void cancelWorkflow(RunId run) {
         plans.endRun(Objects.requireNonNull(run, "run"));

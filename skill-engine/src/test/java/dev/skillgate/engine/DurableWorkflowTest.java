@@ -261,7 +261,7 @@ class DurableWorkflowTest extends LiveEngineTest {
                     .orElseThrow();
             WorkflowId id = admin.listWorkflows().orElseThrow().get(0).id();
             assertThat(data.resolve("keys").resolve("workflow.key")).exists();
-            gate.endRun(run);
+            admin.endRun(run);
             assertThat(admin.recoverWorkflow(id).orElseThrow().ended()).contains(EndReason.CANCELLED);
             assertThat(admin.takeOverWorkflow(id).code()).contains(ErrorCode.WORKFLOW_TERMINAL);
             gate.close();

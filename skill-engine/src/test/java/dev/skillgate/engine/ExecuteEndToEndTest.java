@@ -216,7 +216,8 @@ class ExecuteEndToEndTest extends LiveEngineTest {
     void theSixtyFifthProposalOfARunIsRefusedExplicitlyAndAnotherRunStillAsks() throws IOException {
         // SPEC §8/§15: at most 64 proposals per run; the 65th is rejected explicitly.
         ScriptedApprovalChannel channel = ScriptedApprovalChannel.denyingWhenEmpty();
-        SkillGate gate = gate(channel);
+        // The per-agent rate bound (decision 0763) is raised so that the per-run limit is what is tested.
+        SkillGate gate = gate(channel, b -> b.maxApprovalRequestsPerAgentPerMinute(1000));
         RunId run = RunId.random();
         for (int i = 0; i < 64; i++) {
             assertThat(gate.execute(hello(run)).errorCodes()).containsExactly(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE);

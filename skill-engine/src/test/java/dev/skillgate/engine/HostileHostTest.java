@@ -190,7 +190,7 @@ class HostileHostTest {
     void closeWhileApprovalsArePendingEndsEachAsEngineClosedAndCountsThem() throws Exception {
         HoldingUi ui = new HoldingUi();
         try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"))) {
-            SkillGate gate = builder(admin, ui).build();
+            SkillGate gate = builder(admin, ui).maxPendingApprovalsPerAgent(8).build();
             List<PendingExecution> pending = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 pending.add(gate.executeAsync(hello("c" + i)));
@@ -281,6 +281,188 @@ class HostileHostTest {
             assertThat(eb.status()).isEqualTo(ExecutionStatus.REFUSED);
             assertThat(eb.errorCodes()).containsExactly(ErrorCode.BINDING_MISMATCH);
             assertThat(events(admin)).noneMatch(e -> e instanceof AuditEvent.Consumed);
+        }
+    }
+
+    /** Finding 5: fresh runs do not reset what one agent can ask; another agent is still asked. */
+    @Test
+    void aPushyAgentOpeningFreshRunsIsBoundedPerAgentAcrossRuns() throws Exception {
+        HoldingUi ui = new HoldingUi();
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate =
+                        builder(admin, ui).maxPendingApprovalsPerAgent(2).build()) {
+            List<PendingExecution> pushy =
+                    new HostAgent.PushyAgent(gate, AgentId.of("pushy"), workspace).flood("hello-world", 6);
+            ui.awaitShown(2);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (pushy.stream()
+                                    .filter(p ->
+                                            p.outcome().toCompletableFuture().isDone())
+                                    .count()
+                            < 4
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            PendingExecution polite = gate.executeAsync(ExecutionRequest.of(
+                    RunId.random(), AgentId.of("polite"), "hello-world", "{\"name\":\"P\"}", workspace));
+            List<Shown> shown = ui.awaitShown(3);
+            assertThat(shown).hasSize(3);
+            // Which four were refused depends on scheduling; count them all.
+            long limited = 0;
+            for (PendingExecution p : pushy) {
+                if (p.outcome().toCompletableFuture().isDone()) {
+                    ExecutionEnvelope env = p.await();
+                    assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_DEMAND_LIMIT);
+                    limited++;
+                }
+            }
+            assertThat(limited).isEqualTo(4);
+            for (Shown s : shown) {
+                s.answer().complete(s.approval());
+            }
+            assertThat(polite.await().status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+        }
+    }
+
+    /** Finding 5: the per-minute bound holds across fresh runs. */
+    @Test
+    void anAgentThatAsksTooOftenPerMinuteIsRefusedBeforeTheHumanIsAsked() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        ApprovalChannel denying = r -> {
+            asked.incrementAndGet();
+            return CompletableFuture.completedFuture(r.deny("no"));
+        };
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = builder(admin, denying)
+                        .maxApprovalRequestsPerAgentPerMinute(3)
+                        .build()) {
+            HostAgent.PushyAgent agent = new HostAgent.PushyAgent(gate, AgentId.of("pushy"), workspace);
+            List<ErrorCode> codes = new ArrayList<>();
+            for (PendingExecution p : agent.flood("hello-world", 1)) {
+                codes.addAll(p.await().errorCodes());
+            }
+            for (int i = 0; i < 4; i++) {
+                for (PendingExecution p : agent.flood("hello-world", 1)) {
+                    codes.addAll(p.await().errorCodes());
+                }
+            }
+            assertThat(codes)
+                    .containsExactly(
+                            ErrorCode.CONSENT_DENIED,
+                            ErrorCode.CONSENT_DENIED,
+                            ErrorCode.CONSENT_DENIED,
+                            ErrorCode.CONSENT_DEMAND_LIMIT,
+                            ErrorCode.CONSENT_DEMAND_LIMIT);
+            assertThat(asked.get()).isEqualTo(3);
+        }
+    }
+
+    /** Finding 5: more than 256 fresh runs never cancel another run's pending approval. */
+    @Test
+    void freshRunsBeyondTheRunCapNeverCancelAnotherRunsPendingApproval() throws Exception {
+        HoldingUi held = new HoldingUi();
+        ApprovalChannel channel = r -> r.agent().equals(AgentId.of("held"))
+                ? held.request(r)
+                : CompletableFuture.completedFuture(r.deny("no"));
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = builder(admin, channel)
+                        .maxApprovalRequestsPerAgentPerMinute(1000)
+                        .maxPendingApprovalsPerAgent(16)
+                        .build()) {
+            PendingExecution waiting = gate.executeAsync(ExecutionRequest.of(
+                    RunId.random(), AgentId.of("held"), "hello-world", "{\"name\":\"H\"}", workspace));
+            held.awaitShown(1);
+            HostAgent.PushyAgent pushy = new HostAgent.PushyAgent(gate, AgentId.of("pushy"), workspace);
+            for (int round = 0; round < 30; round++) {
+                for (PendingExecution p : pushy.flood("hello-world", 10)) {
+                    assertThat(p.await().errorCodes()).containsExactly(ErrorCode.CONSENT_DENIED);
+                }
+            }
+            assertThat(waiting.outcome().toCompletableFuture().isDone())
+                    .as("300 fresh runs cancelled the held run's pending approval")
+                    .isFalse();
+            Shown s = held.awaitShown(1).get(0);
+            s.answer().complete(s.approval());
+            assertThat(waiting.await().status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+        }
+    }
+
+    /** Finding 6: the host's agent and context are authoritative. */
+    @Test
+    void theHostsAgentAndContextAreAuthoritative() throws Exception {
+        AgentContext poor = AgentContext.of(
+                "example-agent", SemVer.parse("1.5.0"), Set.of(InputType.TEXT), Set.of(), PermissionMode.READ_ONLY);
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = builder(admin, r -> CompletableFuture.completedFuture(r.approve()))
+                        .agent(AgentId.of("vouched"))
+                        .agentContext(poor)
+                        .build()) {
+            ExecutionEnvelope other = gate.execute(ExecutionRequest.of(
+                    RunId.random(), AgentId.of("someone-else"), "hello-world", "{\"name\":\"X\"}", workspace));
+            assertThat(other.errorCodes()).containsExactly(ErrorCode.AGENT_NOT_VOUCHED);
+            ExecutionEnvelope richer = gate.execute(ExecutionRequest.of(
+                            RunId.random(), AgentId.of("vouched"), "hello-world", "{\"name\":\"X\"}", workspace)
+                    .withAgentContext(CONTEXT));
+            assertThat(richer.errorCodes()).containsExactly(ErrorCode.AGENT_NOT_VOUCHED);
+            assertThat(gate.activate(AgentId.of("someone-else"), "release-notes", poor))
+                    .isInstanceOfSatisfying(
+                            Activation.Refused.class,
+                            r -> assertThat(r.reasons().stream().map(Diagnostic::code))
+                                    .containsExactly(ErrorCode.AGENT_NOT_VOUCHED));
+            assertThat(gate.activate(AgentId.of("vouched"), "release-notes", CONTEXT))
+                    .isInstanceOfSatisfying(
+                            Activation.Refused.class,
+                            r -> assertThat(r.reasons().stream().map(Diagnostic::code))
+                                    .containsExactly(ErrorCode.AGENT_NOT_VOUCHED));
+            ExecutionEnvelope own = gate.execute(ExecutionRequest.of(
+                    RunId.random(), AgentId.of("vouched"), "hello-world", "{\"name\":\"V\"}", workspace));
+            assertThat(own.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(events(admin))
+                    .filteredOn(e -> e instanceof AuditEvent.Consumed)
+                    .allSatisfy(
+                            e -> assertThat(((AuditEvent.Consumed) e).agent()).isEqualTo(AgentId.of("vouched")));
+        }
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = builder(admin, r -> CompletableFuture.completedFuture(r.approve()))
+                        .agentContext(poor)
+                        .allowRequestAgentContexts()
+                        .build()) {
+            ExecutionEnvelope richer = gate.execute(
+                    ExecutionRequest.of(RunId.random(), AgentId.of("any"), "hello-world", "{\"name\":\"X\"}", workspace)
+                            .withAgentContext(CONTEXT));
+            assertThat(richer.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+        }
+    }
+
+    /** Finding 7: a confusable directory is flagged, and the requests show where the skill lives. */
+    @Test
+    void aConfusableDirectoryIsFlaggedAndTheRequestsShowTheLocation() throws Exception {
+        Path confusing = Files.createDirectories(base.resolve("confusing-root"));
+        String cyrillicE = "\u0435";
+        Path hello = Files.createDirectories(confusing.resolve("h" + cyrillicE + "llo-world"));
+        Support.copySkill(Support.examples().resolve("hello-world"), hello.getParent());
+        Files.move(confusing.resolve("hello-world"), hello, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        HoldingUi ui = new HoldingUi();
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = SkillGate.builder()
+                        .admin(admin)
+                        .skillRoot(confusing)
+                        .nodeRuntime(Support.runtime())
+                        .approvalChannel(ui)
+                        .build()) {
+            PendingExecution p = gate.executeAsync(
+                    ExecutionRequest.of(RunId.random(), AgentId.of("a"), "hello-world", "{\"name\":\"C\"}", workspace));
+            ApprovalRequest shown = (ApprovalRequest) ui.awaitShown(1).get(0).request();
+            assertThat(shown.location()).hasValueSatisfying(l -> {
+                assertThat(l.root()).isEqualTo(confusing.toAbsolutePath().normalize());
+                assertThat(l.directory().getFileName().toString()).isEqualTo("h" + cyrillicE + "llo-world");
+                assertThat(l.flagged()).isTrue();
+                assertThat(l.warnings())
+                        .anyMatch(w -> w.contains("hU+0435llo-world") && w.contains("differs from"))
+                        .anyMatch(w -> w.contains("mixes scripts (CYRILLIC, LATIN)"));
+            });
+            ui.awaitShown(1).get(0).answer().complete(shown.deny("not this one"));
+            assertThat(p.await().errorCodes()).containsExactly(ErrorCode.CONSENT_DENIED);
         }
     }
 }

@@ -275,7 +275,7 @@ class WorkflowPlanTest extends LiveEngineTest {
         assertThat(admin.approveWorkflow(ended, AGENT, workspace, twice, channel)
                         .isSuccess())
                 .isTrue();
-        gate.endRun(ended);
+        admin.endRun(ended);
         assertThat(gate.execute(ExecutionRequest.of(ended, AGENT, "hello-world", HELLO_INPUT, workspace))
                         .errorCodes())
                 .containsExactly(ErrorCode.POLICY_NO_PLAN);
@@ -317,7 +317,7 @@ class WorkflowPlanTest extends LiveEngineTest {
         while (holding.heldCount() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        gate.endRun(run);
+        admin.endRun(run);
         holding.approveNext();
         ConsentResult<PlanSnapshot> result = answer.get(30, TimeUnit.SECONDS);
         assertThat(result.code()).contains(ErrorCode.CONSENT_CANCELLED);

@@ -427,6 +427,16 @@ public enum ErrorCode {
     UNKNOWN_PROPOSAL(ErrorGroup.CONSENT, "The decision names a proposal this ledger does not know."),
     /** The run already has 64 proposals. */
     PROPOSAL_LIMIT(ErrorGroup.CONSENT, "The run already has 64 proposals."),
+    /** The agent already has as many approvals pending, or asked as often this minute, as the host allows. */
+    CONSENT_DEMAND_LIMIT(
+            ErrorGroup.CONSENT,
+            "The agent already has as many approvals pending, or asked as often this minute, as the host allows."),
+    /** The gate already keeps 256 live runs that all have approvals outstanding; none is cancelled for a new one. */
+    RUN_LIMIT(
+            ErrorGroup.CONSENT,
+            "The gate already keeps 256 live runs that all have approvals outstanding; none is cancelled for a new one."),
+    /** The request names an agent or an agent context the host did not vouch for. */
+    AGENT_NOT_VOUCHED(ErrorGroup.CONSENT, "The request names an agent or an agent context the host did not vouch for."),
     /** A run, agent or proposal identifier is malformed. */
     INVALID_IDENTIFIER(ErrorGroup.CONSENT, "A run, agent or proposal identifier is malformed."),
     // --- POLICY ---

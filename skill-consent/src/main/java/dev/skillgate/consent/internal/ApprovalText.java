@@ -34,6 +34,7 @@ public final class ApprovalText {
                 .append(".\n");
         line(out, "proposal", r.proposal().toString());
         line(out, "skill", r.skill().value());
+        location(out, r.location());
         line(out, "revision", r.artifact().revision().toString());
         line(out, "agent", r.agent().value());
         line(out, "run", r.run().value());
@@ -113,6 +114,7 @@ public final class ApprovalText {
         out.append("WARNING: ").append(ActivationApprovalRequest.PROMPT_WARNING).append(".\n");
         out.append("This approves the instructions only; running the skill's script needs its own consent.\n");
         line(out, "skill", r.skill().value());
+        location(out, r.location());
         line(out, "revision", r.revision().toString());
         line(out, "agent", r.agent().value() + "  (" + r.agentKind() + " " + r.agentVersion() + ")");
         if (r.contract().isEmpty()) {
@@ -187,6 +189,18 @@ public final class ApprovalText {
         String[] lines = text.split("\n", -1);
         for (String l : lines) {
             wrapped(out, "  | ", "  |+", l.endsWith("\r") ? l.substring(0, l.length() - 1) : l);
+        }
+    }
+
+    /** The skill's root and directory, and every warning about its name (decision 0767). */
+    private static void location(StringBuilder out, java.util.Optional<dev.skillgate.consent.SkillLocation> where) {
+        if (where.isEmpty()) {
+            return;
+        }
+        line(out, "skill root", where.get().root().toString());
+        line(out, "skill directory", where.get().directory().toString());
+        for (String w : where.get().warnings()) {
+            line(out, "NAME WARNING", w);
         }
     }
 

@@ -39,13 +39,15 @@ public final class ApprovalRequests {
             Invocation invocation,
             List<String> argv,
             SupervisorSelection supervisor,
-            Optional<SkillContract> contract) {
+            Optional<SkillContract> contract,
+            Optional<dev.skillgate.consent.SkillLocation> location) {
         return ApprovalRequest.forProposal(
                 proposal,
                 describe(artifact, manifest.entrypoint()),
                 new InvocationPreview(PrettyJson.render(invocation.text()), invocation.digest()),
                 argv,
-                enforcement(manifest, supervisor, contract));
+                enforcement(manifest, supervisor, contract),
+                location);
     }
 
     /**

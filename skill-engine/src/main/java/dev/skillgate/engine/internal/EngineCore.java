@@ -103,7 +103,7 @@ public final class EngineCore {
     static final Duration RUNNER_WATCHDOG_SLACK = Duration.ofSeconds(10);
 
     /** Most live runs whose consent ledgers are kept; the oldest run's ledger is ended beyond this. */
-    static final int MAX_LIVE_RUNS = 256;
+    static final int MAX_LIVE_RUNS = dev.skillgate.engine.SkillGate.MAX_LIVE_RUNS;
 
     private static final AtomicLong IDS = new AtomicLong();
 
@@ -126,8 +126,13 @@ public final class EngineCore {
             Optional<CredentialBroker> credentialBroker,
             Optional<SignatureChecker> signatureChecker,
             Map<String, ContractDialect> contractDialects,
-            WorkflowPlans plans) {
+            WorkflowPlans plans,
+            Optional<AgentId> vouchedAgent,
+            boolean requestContextsAllowed,
+            int maxPendingApprovalsPerAgent,
+            int maxApprovalRequestsPerAgentPerMinute) {
         public Config {
+            Objects.requireNonNull(vouchedAgent, "vouchedAgent");
             Objects.requireNonNull(dataDirectory, "dataDirectory");
             skillRoots = List.copyOf(skillRoots);
             Objects.requireNonNull(runtime, "runtime");
@@ -160,9 +165,34 @@ public final class EngineCore {
     private NodeRunner runner; // guarded by runnerLock
     private SupervisorSelector.Choice selection; // guarded by runnerLock
 
+    private final Demands demands;
+
     public EngineCore(Config config) {
         this.config = Objects.requireNonNull(config, "config");
         this.gates = config.policy().launchGates();
+        this.demands = new Demands(config.maxPendingApprovalsPerAgent(), config.maxApprovalRequestsPerAgentPerMinute());
+    }
+
+    /**
+     * Why the host does not vouch for {@code agent} or {@code context} (decision 0764): the builder's
+     * agent, when set, is the only agent; the builder's context, when set, is authoritative unless the
+     * host allowed per-request contexts.
+     */
+    private Optional<Diagnostic> notVouched(AgentId agent, Optional<AgentContext> context) {
+        if (config.vouchedAgent().isPresent() && !config.vouchedAgent().get().equals(agent)) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.AGENT_NOT_VOUCHED, "", "the request names an agent the host did not vouch for"));
+        }
+        if (context.isPresent()
+                && config.agentContext().isPresent()
+                && !config.requestContextsAllowed()
+                && !context.get().equals(config.agentContext().get())) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.AGENT_NOT_VOUCHED,
+                    "",
+                    "the request carries another agent context than the host's; the host did not allow that"));
+        }
+        return Optional.empty();
     }
 
     public Config config() {
@@ -297,6 +327,7 @@ public final class EngineCore {
             return;
         }
         Path directory = found.get().directory().get();
+        e.location(NameWarnings.location(found.get()));
         // 2. Capture: the bytes that will be shown, bound and run.
         CaptureOutcome captured = SkillArtifact.capture(directory);
         if (captured instanceof CaptureOutcome.Failed f) {
@@ -329,7 +360,12 @@ public final class EngineCore {
             return;
         }
         Invocation invocation = valid.value();
-        // 4. The trust contract against the agent context.
+        // 4. The trust contract against the agent context: the host's (decision 0764).
+        Optional<Diagnostic> stranger = notVouched(request.agent(), request.agentContext());
+        if (stranger.isPresent()) {
+            refuse(e, List.of(stranger.get()));
+            return;
+        }
         Optional<AgentContext> context = request.agentContext().or(config::agentContext);
         Contracts.Outcome contract = Contracts.check(artifact, context, config);
         if (!contract.refusal().isEmpty()) {
@@ -574,13 +610,35 @@ public final class EngineCore {
             return Optional.empty();
         }
         NodeRuntime.Verified verified = (NodeRuntime.Verified) verification;
-        ConsentLedger ledger = ledger(request.run());
-        ConsentResult<ProposalSnapshot> proposed = ledger.propose(request.skill(), binding);
+        Optional<Diagnostic> tooMuch = demands.admit(request.agent());
+        if (tooMuch.isPresent()) {
+            refuse(e, List.of(tooMuch.get()));
+            return Optional.empty();
+        }
+        try {
+            return askAdmitted(e, request, artifact, manifest, invocation, binding, sel, verified, contract);
+        } finally {
+            demands.release(request.agent());
+        }
+    }
+
+    private Optional<LaunchAuthorization> askAdmitted(
+            Execution e,
+            ExecutionRequest request,
+            SkillArtifact artifact,
+            ExecutionManifest manifest,
+            Invocation invocation,
+            ConsentBinding binding,
+            SupervisorSelector.Choice sel,
+            NodeRuntime.Verified verified,
+            Optional<SkillContract> contract) {
+        ConsentResult<Proposed> proposed = propose(request.run(), request.skill(), binding);
         if (!proposed.isSuccess()) {
             refuse(e, List.of(proposed.failure().orElseThrow()));
             return Optional.empty();
         }
-        ProposalSnapshot proposal = proposed.value().orElseThrow();
+        ConsentLedger ledger = proposed.value().orElseThrow().ledger();
+        ProposalSnapshot proposal = proposed.value().orElseThrow().proposal();
         Optional<Diagnostic> cannotRecord = config.trail().unavailable();
         if (cannotRecord.isPresent()) {
             // The consumption could not be recorded: do not ask a human for a launch that cannot happen.
@@ -595,8 +653,8 @@ public final class EngineCore {
         }
         List<String> argv =
                 runner(sel, config.runtime().orElseThrow()).argvPreview(verified, request.run(), manifest.entrypoint());
-        ApprovalRequest approvalRequest =
-                ApprovalRequests.build(proposal, artifact, manifest, invocation, argv, sel.report(), contract);
+        ApprovalRequest approvalRequest = ApprovalRequests.build(
+                proposal, artifact, manifest, invocation, argv, sel.report(), contract, e.location());
         AtomicReference<ApprovalDecision> seen = new AtomicReference<>();
         ApprovalChannel bounded =
                 ApprovalChannel.failClosed(config.approvalChannel().get(), config.approvalTimeout());
@@ -740,6 +798,10 @@ public final class EngineCore {
     }
 
     private Activation activateOpen(AgentId agent, SkillName name, AgentContext context) {
+        Optional<Diagnostic> stranger = notVouched(agent, Optional.of(context));
+        if (stranger.isPresent()) {
+            return new Activation.Refused(name, List.of(stranger.get()));
+        }
         Optional<Diagnostic> unsafe = unsafeDataDirectory();
         if (unsafe.isPresent()) {
             return new Activation.Refused(name, List.of(unsafe.get()));
@@ -790,7 +852,8 @@ public final class EngineCore {
                     return new Activation.Refused(name, List.of(cannotRecord.get()));
                 }
                 if (!signed) {
-                    Optional<Diagnostic> denial = askActivation(agent, name, context, artifact, preflight);
+                    Optional<Diagnostic> denial = askActivation(
+                            agent, name, context, artifact, preflight, NameWarnings.location(found.get()));
                     if (denial.isPresent()) {
                         return new Activation.Refused(name, List.of(denial.get()));
                     }
@@ -811,7 +874,12 @@ public final class EngineCore {
     }
 
     private Optional<Diagnostic> askActivation(
-            AgentId agent, SkillName name, AgentContext context, SkillArtifact artifact, Contracts.Outcome contract) {
+            AgentId agent,
+            SkillName name,
+            AgentContext context,
+            SkillArtifact artifact,
+            Contracts.Outcome contract,
+            Optional<dev.skillgate.consent.SkillLocation> location) {
         if (config.approvalChannel().isEmpty()) {
             return Optional.of(
                     Diagnostic.error(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, "", "no approval channel is configured"));
@@ -822,6 +890,7 @@ public final class EngineCore {
         }
         String instructions = artifact.skillMarkdown();
         ActivationApprovalRequest request = new ActivationApprovalRequest(
+                dev.skillgate.consent.ProposalId.random(),
                 name,
                 agent,
                 context.agentKind(),
@@ -832,12 +901,21 @@ public final class EngineCore {
                 contract.accepted().map(ContractVerdict.Accepted::sha256),
                 contract.accepted().map(ContractVerdict.Accepted::recordType),
                 () -> instructions,
-                Instant.now());
-        CompletableFuture<ApprovalDecision> answer = ApprovalChannel.failClosed(
-                        config.approvalChannel().get(), activationTimeout())
-                .requestActivation(request)
-                .toCompletableFuture();
-        CompletableFuture.anyOf(answer, closing).join();
+                Instant.now(),
+                location);
+        Optional<Diagnostic> tooMuch = demands.admit(agent);
+        if (tooMuch.isPresent()) {
+            return tooMuch;
+        }
+        CompletableFuture<ApprovalDecision> answer;
+        try {
+            answer = ApprovalChannel.failClosed(config.approvalChannel().get(), activationTimeout())
+                    .requestActivation(request)
+                    .toCompletableFuture();
+            CompletableFuture.anyOf(answer, closing).join();
+        } finally {
+            demands.release(agent);
+        }
         if (closed) {
             return Optional.of(Diagnostic.error(
                     ErrorCode.ENGINE_CLOSED, "", "this SkillGate closed while the activation was pending"));
@@ -895,25 +973,56 @@ public final class EngineCore {
         return new Activation.Refused(name, List.of(Diagnostic.error(code, "", message)));
     }
 
-    /** The consent ledger of {@code run}; the oldest run's ledger is ended beyond {@link #MAX_LIVE_RUNS}. */
-    private ConsentLedger ledger(RunId run) {
+    /** A proposal and the ledger that holds it. */
+    private record Proposed(ConsentLedger ledger, ProposalSnapshot proposal) {}
+
+    /**
+     * Proposes in the ledger of {@code run}, keeping at most {@link #MAX_LIVE_RUNS} live runs
+     * (decision 0763): beyond that the oldest run with nothing outstanding is forgotten; a run with a
+     * pending or approved proposal is never ended for a new one — when all are busy the new run is
+     * refused with {@code RUN_LIMIT}. Atomic with the eviction, so no proposal lands in a forgotten ledger.
+     */
+    private ConsentResult<Proposed> propose(RunId run, SkillName skill, ConsentBinding binding) {
         synchronized (ledgers) {
             ConsentLedger ledger = ledgers.get(run);
             if (ledger == null) {
+                if (ledgers.size() >= MAX_LIVE_RUNS && !forgetOneIdleRun()) {
+                    return ConsentResult.failure(
+                            ErrorCode.RUN_LIMIT,
+                            "the gate already keeps " + MAX_LIVE_RUNS + " live runs with approvals outstanding");
+                }
                 ledger = ConsentLedger.open(run);
                 ledgers.put(run, ledger);
-                if (ledgers.size() > MAX_LIVE_RUNS) {
-                    RunId oldest = ledgers.keySet().iterator().next();
-                    ledgers.remove(oldest).endRun();
-                }
             }
-            return ledger;
+            ConsentResult<ProposalSnapshot> proposed = ledger.propose(skill, binding);
+            if (!proposed.isSuccess()) {
+                return ConsentResult.failure(proposed.failure().orElseThrow());
+            }
+            return ConsentResult.success(new Proposed(ledger, proposed.value().orElseThrow()));
         }
     }
 
-    /** Ends a run: its outstanding proposals and its workflow plan are cancelled and its ledger forgotten. */
+    /** Forgets the oldest live run that has nothing pending or approved; false when every run is busy. */
+    private boolean forgetOneIdleRun() {
+        java.util.Iterator<Map.Entry<RunId, ConsentLedger>> it =
+                ledgers.entrySet().iterator();
+        while (it.hasNext()) {
+            ConsentLedger candidate = it.next().getValue();
+            if (candidate.outstandingCount() == 0) {
+                it.remove();
+                candidate.endRun();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Ends a run on the agent-facing side: its outstanding invocation proposals are cancelled and its
+     * ledger forgotten. A host-approved workflow plan is not touched (decision 0763: the host ends it
+     * through {@code SkillGateAdmin.endRun} or {@code cancelWorkflow}).
+     */
     public void endRun(RunId run) {
-        config.plans().endRunAndWorkflow(run);
         ConsentLedger ledger;
         synchronized (ledgers) {
             ledger = ledgers.remove(run);

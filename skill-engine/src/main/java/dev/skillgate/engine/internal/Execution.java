@@ -129,6 +129,17 @@ public final class Execution {
         revision = Optional.of(r);
     }
 
+    private Optional<dev.skillgate.consent.SkillLocation> location = Optional.empty(); // guarded by this
+
+    /** Where the skill was found (decision 0767), for the approval request. */
+    synchronized void location(Optional<dev.skillgate.consent.SkillLocation> where) {
+        this.location = where;
+    }
+
+    synchronized Optional<dev.skillgate.consent.SkillLocation> location() {
+        return location;
+    }
+
     private WorkflowPlans.StepUse workflowStep; // guarded by this
 
     /** The durable workflow step this execution advances (set once its start was recorded). */
