@@ -59,8 +59,32 @@ class DirectoryPlacementAsAnotherUserTest {
         return p;
     }
 
+    /**
+     * A copy of this module's classes the other user can read: the checkout itself may sit in a
+     * directory only its owner can enter (a fresh clone under a 0700 temporary directory).
+     */
+    private Path readableCopy(Path classes) throws IOException {
+        Path copy = base.resolve("cp").resolve(classes.getFileName());
+        if (Files.isDirectory(copy, LinkOption.NOFOLLOW_LINKS)) {
+            return copy;
+        }
+        mode(Files.createDirectories(copy), 0755);
+        try (var walk = Files.walk(classes)) {
+            for (Path from : (Iterable<Path>) walk::iterator) {
+                Path to = copy.resolve(classes.relativize(from).toString());
+                if (Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS)) {
+                    mode(Files.createDirectories(to), 0755);
+                } else if (Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS)) {
+                    mode(Files.copy(from, to), 0644);
+                }
+            }
+        }
+        return copy;
+    }
+
     /** The verdict lines of the child, one per path, after its "uid" line. */
-    private static List<String> checkAsUser(Path... paths) throws Exception {
+    private List<String> checkAsUser(Path... paths) throws Exception {
+        mode(Files.createDirectories(base.resolve("cp")), 0755);
         List<String> cmd = new ArrayList<>(List.of(
                 SETPRIV.toString(),
                 "--reuid=" + USER,
@@ -70,9 +94,9 @@ class DirectoryPlacementAsAnotherUserTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xshare:off",
                 "-cp",
-                Path.of("target", "classes").toAbsolutePath()
+                readableCopy(Path.of("target", "classes").toAbsolutePath())
                         + File.pathSeparator
-                        + Path.of("target", "test-classes").toAbsolutePath(),
+                        + readableCopy(Path.of("target", "test-classes").toAbsolutePath()),
                 PlacementProbe.class.getName()));
         for (Path p : paths) {
             cmd.add(p.toString());
