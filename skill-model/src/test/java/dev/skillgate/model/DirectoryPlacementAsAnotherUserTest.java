@@ -49,6 +49,16 @@ class DirectoryPlacementAsAnotherUserTest {
         }
     }
 
+    private static boolean everyoneCanEnter(Path dir) throws IOException {
+        for (Path p = dir; p != null; p = p.getParent()) {
+            int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            if ((mode & 01) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static Path mode(Path p, int mode) throws IOException {
         Files.setAttribute(p, "unix:mode", mode);
         return p;
@@ -148,8 +158,11 @@ class DirectoryPlacementAsAnotherUserTest {
 
     @Test
     void rootOwnedAncestorsOutsideASharedStickyDirectoryAreFine() throws Exception {
-        // The module's own target directory: root's, 0755, not below /tmp.
-        Path outside = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sg-asuser-");
+        // Root's directories, 0755, not below /tmp: the module's own target directory, or /var/lib when
+        // the checkout is itself below /tmp or in a directory the other user cannot enter.
+        Path target = Path.of("target").toAbsolutePath();
+        Path parent = target.startsWith("/tmp") || !everyoneCanEnter(target) ? Path.of("/var/lib") : target;
+        Path outside = Files.createTempDirectory(parent, "sg-asuser-");
         try {
             mode(outside, 0755);
             Path data = mine(mode(Files.createDirectory(outside.resolve("data")), 0700));
