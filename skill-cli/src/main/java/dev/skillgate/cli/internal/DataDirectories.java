@@ -3,10 +3,13 @@ package dev.skillgate.cli.internal;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.DirectoryPlacement;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -174,6 +177,36 @@ final class DataDirectories {
             return Integer.valueOf(0).equals(uid);
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return "root".equals(System.getProperty("user.name"));
+        }
+    }
+
+    /** Removes a temporary data directory, never following a link; what cannot be removed stays. */
+    static void deleteQuietly(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                    if (attrs.isSymbolicLink()) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(f);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException | UnsupportedOperationException e) {
+            // A temporary directory left behind is not an error of the run.
         }
     }
 }

@@ -30,14 +30,10 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +43,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code skillgate project inspect DIR [--out DIR] [--json]} and {@code skillgate project run DIR
@@ -221,7 +216,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                     "skillgate project: RUNTIME_MISMATCH: the Node binary is not the one --node-sha256 pins; nothing ran");
             return ExitCode.REFUSED;
         }
-        Optional<String> version = args.value("--node-version").or(() -> askVersion(node));
+        Optional<String> version = args.value("--node-version").or(() -> RunCommand.askVersion(node));
         if (version.isEmpty()) {
             err.println("skillgate project: " + Args.safe(node.toString()) + " did not answer --version");
             return ExitCode.REFUSED;
@@ -262,7 +257,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
             return exitCode(e);
         } finally {
             if (temporary && envelope.flatMap(ProjectEnvelope::retainedStaging).isEmpty()) {
-                deleteQuietly(dataDir);
+                DataDirectories.deleteQuietly(dataDir);
             } else if (temporary) {
                 err.println("skillgate project: the data directory is kept because its staging was retained: "
                         + Args.safe(dataDir.toString()));
@@ -491,63 +486,4 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
     }
 
     /** Asks the binary for its version once, with an empty environment, bounded. */
-    private static Optional<String> askVersion(Path node) {
-        ProcessBuilder pb = new ProcessBuilder(node.toString(), "--version");
-        pb.environment().clear();
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-        try {
-            Process p = pb.start();
-            p.getOutputStream().close();
-            CompletableFuture<byte[]> head = CompletableFuture.supplyAsync(() -> {
-                try (InputStream s = p.getInputStream()) {
-                    byte[] first = s.readNBytes(65);
-                    s.transferTo(java.io.OutputStream.nullOutputStream());
-                    return first;
-                } catch (IOException e) {
-                    return new byte[0];
-                }
-            });
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return Optional.empty();
-            }
-            byte[] bytes = head.get(10, TimeUnit.SECONDS);
-            String text = new String(bytes, StandardCharsets.UTF_8).strip();
-            return p.exitValue() != 0 || bytes.length > 64 || text.isEmpty() ? Optional.empty() : Optional.of(text);
-        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
-    }
-
-    private static void deleteQuietly(Path root) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                    if (attrs.isSymbolicLink()) {
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(f);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            // Best effort: a leftover temporary data directory holds no running process.
-        }
-    }
 }

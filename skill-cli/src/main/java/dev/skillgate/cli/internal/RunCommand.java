@@ -45,14 +45,10 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -542,7 +538,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
             boolean retained =
                     envelope.flatMap(e -> e.cleanup().retainedStaging()).isPresent();
             if (temporary && !retained) {
-                deleteQuietly(dataDir);
+                DataDirectories.deleteQuietly(dataDir);
             } else if (temporary) {
                 err.println("skillgate run: the data directory is kept because its staging directory was retained: "
                         + Args.safe(dataDir.toString()));
@@ -905,35 +901,6 @@ final class RunCommand implements Command, Cli.NeedsInput {
         confinement.put("network", env.confinement().network().name());
         m.put("confinement", confinement);
         return m;
-    }
-
-    private static void deleteQuietly(Path root) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                    if (attrs.isSymbolicLink()) {
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(f);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException | UnsupportedOperationException e) {
-            // A temporary directory left behind is not an error of the run.
-        }
     }
 
     /**
