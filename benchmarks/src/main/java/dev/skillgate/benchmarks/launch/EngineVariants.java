@@ -73,10 +73,13 @@ final class EngineVariants implements AutoCloseable {
                 .approvalChannel(new ApproveEverything())
                 .listener(this::onEvent)
                 .build();
+        // The ask-each-time variant asks once per round, well above the default demand bound of
+        // 30 requests per agent per minute (decision 0763); the benchmark is the host here.
         this.askGate = SkillGate.builder()
                 .admin(askAdmin)
                 .skillRoot(skills)
                 .nodeRuntime(runtime)
+                .maxApprovalRequestsPerAgentPerMinute(1000)
                 .approvalChannel(new ApproveEverything())
                 .listener(this::onEvent)
                 .build();
