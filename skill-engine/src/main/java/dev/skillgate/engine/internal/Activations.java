@@ -46,18 +46,21 @@ final class Activations {
     private final Demands demands;
     private final Supervision supervision;
     private final Function<SkillName, Optional<DiscoveredSkill>> locator;
+    private final LateAnswers lateAnswers;
 
     Activations(
             EngineCore.Config config,
             Closing closing,
             Demands demands,
             Supervision supervision,
-            Function<SkillName, Optional<DiscoveredSkill>> locator) {
+            Function<SkillName, Optional<DiscoveredSkill>> locator,
+            LateAnswers lateAnswers) {
         this.config = config;
         this.closing = closing;
         this.demands = demands;
         this.supervision = supervision;
         this.locator = locator;
+        this.lateAnswers = lateAnswers;
     }
 
     /**
@@ -195,8 +198,10 @@ final class Activations {
             return tooMuch;
         }
         CompletableFuture<ApprovalDecision> answer;
+        LateAnswers.Watch watch = lateAnswers.activation(request);
         try {
-            answer = ApprovalChannel.failClosed(config.approvalChannel().get(), activationTimeout())
+            answer = ApprovalChannel.failClosed(
+                            watch.observing(config.approvalChannel().get()), activationTimeout())
                     .requestActivation(request)
                     .toCompletableFuture();
             CompletableFuture.anyOf(answer, closing.signal()).join();
@@ -204,10 +209,13 @@ final class Activations {
             demands.release(agent);
         }
         if (closing.isClosed()) {
+            watch.end(Optional.empty());
             return Optional.of(Diagnostic.error(
                     ErrorCode.ENGINE_CLOSED, "", "this SkillGate closed while the activation was pending"));
         }
         ApprovalDecision decision = answer.join();
+        // A timeout is not the host's decision: the host's answer, whenever it comes, is then late.
+        watch.end(Optional.of(decision));
         if (decision instanceof ApprovalDecision.Denied d) {
             return Optional.of(
                     Diagnostic.error(d.code(), "", d.reason().isEmpty() ? "the approval was denied" : d.reason()));

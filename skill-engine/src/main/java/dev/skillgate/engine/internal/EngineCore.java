@@ -103,11 +103,12 @@ public final class EngineCore {
         this.supervision = new Supervision(config);
         Listeners listeners = new Listeners(config.listener());
         Outcomes outcomes = new Outcomes(config, listeners);
+        LateAnswers lateAnswers = new LateAnswers(config.trail());
         ExecutionApproval approval =
-                new ExecutionApproval(config, closing, demands, ledgers, supervision, listeners, outcomes);
+                new ExecutionApproval(config, closing, demands, ledgers, supervision, listeners, outcomes, lateAnswers);
         this.executions =
                 new ExecutionFlow(id, config, closing, supervision, listeners, outcomes, approval, this::locate);
-        this.activations = new Activations(config, closing, demands, supervision, this::locate);
+        this.activations = new Activations(config, closing, demands, supervision, this::locate, lateAnswers);
         this.inspections = new Inspections(config, this::locate);
     }
 

@@ -39,6 +39,7 @@ final class ExecutionApproval {
     private final Supervision supervision;
     private final Listeners listeners;
     private final Outcomes outcomes;
+    private final LateAnswers lateAnswers;
 
     ExecutionApproval(
             EngineCore.Config config,
@@ -47,7 +48,8 @@ final class ExecutionApproval {
             RunLedgers ledgers,
             Supervision supervision,
             Listeners listeners,
-            Outcomes outcomes) {
+            Outcomes outcomes,
+            LateAnswers lateAnswers) {
         this.config = config;
         this.closing = closing;
         this.demands = demands;
@@ -55,6 +57,7 @@ final class ExecutionApproval {
         this.supervision = supervision;
         this.listeners = listeners;
         this.outcomes = outcomes;
+        this.lateAnswers = lateAnswers;
     }
 
     /**
@@ -126,8 +129,10 @@ final class ExecutionApproval {
         ApprovalRequest approvalRequest = ApprovalRequests.build(
                 proposal, artifact, manifest, invocation, argv, sel.report(), contract, e.location());
         AtomicReference<ApprovalDecision> seen = new AtomicReference<>();
-        ApprovalChannel bounded =
-                ApprovalChannel.failClosed(config.approvalChannel().get(), config.approvalTimeout());
+        // Every host decision passes the watch first: one the engine does not act on is late (decision 0769).
+        LateAnswers.Watch watch = lateAnswers.execution(approvalRequest);
+        ApprovalChannel bounded = ApprovalChannel.failClosed(
+                watch.observing(config.approvalChannel().get()), config.approvalTimeout());
         ApprovalChannel recording = r -> bounded.request(r).thenApply(d -> {
             seen.set(d);
             return d;
@@ -137,17 +142,28 @@ final class ExecutionApproval {
                 ledger.requestApproval(approvalRequest, recording).toCompletableFuture();
         CompletableFuture.anyOf(answer, e.stopSignal(), closing.signal()).join();
         if (e.stopped().isPresent()) {
+            watch.end(Optional.empty());
             ledger.cancel(proposal.id());
             outcomes.stoppedBeforeLaunch(e);
             return Optional.empty();
         }
         if (closing.isClosed()) {
             // Closing ends every pending approval as ENGINE_CLOSED, whatever cancelled its proposal first.
+            watch.end(Optional.empty());
             ledger.cancel(proposal.id());
             outcomes.refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate closed while the approval was pending");
             return Optional.empty();
         }
         ConsentResult<ProposalState> result = answer.join();
+        ApprovalDecision decided = seen.get();
+        // The ledger acted on the host's decision when it approved, refused it, or recorded its denial;
+        // an approval it did not record (its consent window had ended) was late.
+        watch.end(
+                result.isSuccess()
+                                && result.value().orElseThrow() != ProposalState.APPROVED
+                                && !(decided instanceof ApprovalDecision.Denied)
+                        ? Optional.empty()
+                        : Optional.ofNullable(decided));
         if (!result.isSuccess()) {
             outcomes.refuse(e, List.of(result.failure().orElseThrow()));
             return Optional.empty();
