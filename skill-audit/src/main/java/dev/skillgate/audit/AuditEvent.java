@@ -11,6 +11,7 @@ import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.SkillName;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -23,7 +24,7 @@ import org.apiguardian.api.API;
  * record of any other type makes the log corrupt, it is never skipped.
  *
  * <p>Only {@link Approved} grants trust and only {@link Revoked} removes it; the other events are
- * evidence (consumptions, policy changes, settlements, resolutions, workflow plans). No event holds a
+ * evidence (consumptions, policy changes, settlements, resolutions, workflow plans, late answers). No event holds a
  * source path, a credential value, an executable path, script input or script output.
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
@@ -379,6 +380,65 @@ public sealed interface AuditEvent {
             if (detail.length() > 200 || !detail.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
                 throw new InvalidValueException(
                         ErrorCode.AUDIT_RECORD_INVALID, "a workflow detail is at most 200 printable ASCII characters");
+            }
+        }
+    }
+
+    /**
+     * A human's answer that arrived after the engine stopped waiting for it — the approval timeout or
+     * the consent window had ended, the caller had stopped the execution, or the gate had closed
+     * (decision 0769). The answer was ignored: nothing was launched, activated or trusted on it. This
+     * record is evidence that a human answered late, so that an operator can tell "nobody answered"
+     * from "somebody approved too late"; it grants nothing.
+     *
+     * @param request what was asked
+     * @param id the request's id: the proposal id of an execution, the id of an activation request (a
+     *     canonical lowercase UUID)
+     * @param agent the agent the request was for
+     * @param run the run, for an execution
+     * @param skill the skill's name as the request showed it
+     * @param revision the revision the request showed
+     * @param approved whether the late answer was an approval (else a denial)
+     * @param afterMillis how long after the request was handed to the channel the answer arrived, in
+     *     milliseconds (0–2^53 − 1)
+     */
+    record LateAnswer(
+            Request request,
+            String id,
+            AgentId agent,
+            Optional<RunId> run,
+            SkillName skill,
+            Revision revision,
+            boolean approved,
+            long afterMillis)
+            implements AuditEvent {
+        /** What the late answer answered. */
+        public enum Request {
+            /** An execution's approval request. */
+            EXECUTION,
+            /** A prompt skill's first-use (activation) request. */
+            ACTIVATION
+        }
+
+        /** Largest {@link #afterMillis} a record holds (the canonical form's integer bound). */
+        public static final long MAX_MILLIS = (1L << 53) - 1;
+
+        public LateAnswer {
+            Objects.requireNonNull(request, "request");
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(skill, "skill");
+            Objects.requireNonNull(revision, "revision");
+            if (!id.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "a request id is a canonical UUID");
+            }
+            if (request == Request.EXECUTION && run.isEmpty()) {
+                throw new InvalidValueException(ErrorCode.AUDIT_RECORD_INVALID, "an execution request names its run");
+            }
+            if (afterMillis < 0 || afterMillis > MAX_MILLIS) {
+                throw new InvalidValueException(
+                        ErrorCode.AUDIT_RECORD_INVALID, "a late answer's delay is 0-2^53-1 milliseconds");
             }
         }
     }

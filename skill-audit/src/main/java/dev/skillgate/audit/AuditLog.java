@@ -159,6 +159,14 @@ public final class AuditLog implements AutoCloseable {
         return engine.record(event);
     }
 
+    /**
+     * Records that a human's answer arrived after the engine stopped waiting for it and was ignored
+     * (decision 0769). Grants no trust.
+     */
+    public AppendResult recordLateAnswer(AuditEvent.LateAnswer event) {
+        return engine.record(event);
+    }
+
     /** Records that a step of an approved workflow plan was used for a launch. Grants no trust. */
     public AppendResult recordPlanStep(AuditEvent.PlanStepConsumed event) {
         return engine.record(event);

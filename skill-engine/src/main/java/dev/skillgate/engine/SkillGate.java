@@ -7,6 +7,7 @@ import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.consent.spi.PolicyStore;
 import dev.skillgate.engine.internal.EngineCore;
 import dev.skillgate.engine.internal.Execution;
+import dev.skillgate.engine.internal.NameWarnings;
 import dev.skillgate.engine.internal.RetainedStaging;
 import dev.skillgate.engine.internal.Settlements;
 import dev.skillgate.engine.internal.SupervisorSelector;
@@ -119,13 +120,19 @@ public final class SkillGate implements AutoCloseable {
     /**
      * The loadable skills under the configured roots, by name (first root wins on equal names).
      * Inert: reads {@code SKILL.md} files through the bounded reader; runs, imports and installs
-     * nothing.
+     * nothing. A name a human could mistake for another (a look-alike directory name, mixed scripts)
+     * is flagged in {@link SkillSummary#nameFindings()} (decision 0768).
      */
     public List<SkillSummary> catalog() {
         List<SkillSummary> out = new ArrayList<>();
         for (DiscoveredSkill s : core.discover().skills()) {
             out.add(new SkillSummary(
-                    s.name(), s.description(), s.location(), s.report().portable(), s.modelInvocationDisabled()));
+                    s.name(),
+                    s.description(),
+                    s.location(),
+                    s.report().portable(),
+                    s.modelInvocationDisabled(),
+                    NameWarnings.of(s)));
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return List.copyOf(out);

@@ -42,6 +42,21 @@ public enum ErrorCode {
             ErrorGroup.LAYOUT,
             "An entry's name cannot be mapped back to its bytes on disk (not valid UTF-8, or not representable in"
                     + " a non-UTF-8 locale); discovery skipped it and reported it."),
+    /** A skill's directory name matches its skill name only after NFKC normalisation or case folding. */
+    LAYOUT_NAME_NORMALISED(
+            ErrorGroup.LAYOUT,
+            "A skill's directory name matches its skill name only after Unicode NFKC normalisation or case"
+                    + " folding (a look-alike); shown in the catalog and in approval requests."),
+    /** A skill's directory name or skill name mixes Unicode scripts (e.g. a Cyrillic letter among Latin ones). */
+    LAYOUT_NAME_MIXED_SCRIPTS(
+            ErrorGroup.LAYOUT,
+            "A skill's directory name or skill name mixes Unicode scripts (e.g. a Cyrillic letter among Latin"
+                    + " ones); shown in the catalog and in approval requests."),
+    /** A skill's directory name or skill name has a non-ASCII character among ASCII letters. */
+    LAYOUT_NAME_NON_ASCII(
+            ErrorGroup.LAYOUT,
+            "A skill's directory name or skill name has a non-ASCII character among ASCII letters (it may only look"
+                    + " like an ASCII name); shown in the catalog and in approval requests."),
     /** Discovery deliberately did not search an entry (VCS metadata, node_modules, a repeated root); reported. */
     LAYOUT_SKIPPED(
             ErrorGroup.LAYOUT,

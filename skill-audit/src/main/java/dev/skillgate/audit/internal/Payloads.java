@@ -11,6 +11,7 @@ import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.SkillName;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -43,6 +44,8 @@ final class Payloads {
             Set.of("v", "recordedAt", "run", "agent", "workspace", "plan", "steps");
     private static final Set<String> STEP_KEYS =
             Set.of("v", "recordedAt", "run", "agent", "revision", "binding", "plan", "step");
+    private static final Set<String> LATE_KEYS =
+            Set.of("v", "recordedAt", "request", "id", "agent", "run", "skill", "revision", "approved", "afterMillis");
     private static final Set<String> PROCESS_KEYS = Set.of("pid", "token");
     private static final byte[] SCOPE_TAG = "skillgate-audit/v1/scope\0".getBytes(StandardCharsets.US_ASCII);
 
@@ -94,6 +97,9 @@ final class Payloads {
         }
         if (event instanceof AuditEvent.WorkflowChanged) {
             return RecordType.WORKFLOW;
+        }
+        if (event instanceof AuditEvent.LateAnswer) {
+            return RecordType.LATE_ANSWER;
         }
         throw new IllegalArgumentException("unknown event type");
     }
@@ -167,6 +173,15 @@ final class Payloads {
             m.put("workflow", wc.workflow());
             m.put("run", wc.run().value());
             m.put("detail", wc.detail());
+        } else if (event instanceof AuditEvent.LateAnswer la) {
+            m.put("request", la.request().name());
+            m.put("id", la.id());
+            m.put("agent", la.agent().value());
+            la.run().ifPresent(r -> m.put("run", r.value()));
+            m.put("skill", la.skill().value());
+            m.put("revision", la.revision().toString());
+            m.put("approved", la.approved());
+            m.put("afterMillis", la.afterMillis());
         }
         try {
             byte[] bytes = CanonicalJson.write(m);
@@ -259,6 +274,7 @@ final class Payloads {
                             RunId.of(Fields.string(m, "run")),
                             Fields.string(m, "detail"));
                 }
+                case LATE_ANSWER -> decodeLateAnswer(m);
             };
             ScopeKey scopeId = null;
             if (event instanceof AuditEvent.Approved || event instanceof AuditEvent.Revoked) {
@@ -353,6 +369,31 @@ final class Payloads {
                 constant(Confinement.Part.class, parts[0], "confinement part"),
                 constant(Confinement.Part.class, parts[1], "confinement part"),
                 constant(Confinement.Part.class, parts[2], "confinement part"));
+    }
+
+    private static AuditEvent decodeLateAnswer(Map<String, Object> m) throws Frames.FormatException {
+        Set<String> keys = new java.util.HashSet<>(LATE_KEYS);
+        if (!m.containsKey("run")) {
+            keys.remove("run");
+        }
+        Fields.exactKeys(m, keys, "payload");
+        AuditEvent.LateAnswer.Request request =
+                constant(AuditEvent.LateAnswer.Request.class, Fields.string(m, "request"), "late answer request");
+        if (!(m.get("approved") instanceof Boolean approved)) {
+            throw new Frames.FormatException("a late answer's approved is not a boolean");
+        }
+        if (!(m.get("afterMillis") instanceof Long after)) {
+            throw new Frames.FormatException("a late answer's afterMillis is not an integer");
+        }
+        return new AuditEvent.LateAnswer(
+                request,
+                Fields.string(m, "id"),
+                AgentId.of(Fields.string(m, "agent")),
+                m.containsKey("run") ? Optional.of(RunId.of(Fields.string(m, "run"))) : Optional.empty(),
+                SkillName.of(Fields.string(m, "skill")),
+                Revision.parse(Fields.string(m, "revision")),
+                approved,
+                after);
     }
 
     private static AuditEvent decodeResolve(Map<String, Object> m) throws Frames.FormatException {

@@ -23,7 +23,9 @@ enum RecordType {
     /** A step of an approved workflow plan was used (informational; never grants trust). */
     PLAN_STEP(9),
     /** A durable workflow was taken over, had an unknown step decided, or was removed by retention (informational). */
-    WORKFLOW(10);
+    WORKFLOW(10),
+    /** A human's answer arrived after the engine stopped waiting for it and was ignored (informational). */
+    LATE_ANSWER(11);
 
     final int code;
 

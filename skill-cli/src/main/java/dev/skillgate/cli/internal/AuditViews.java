@@ -233,6 +233,16 @@ final class AuditViews {
             m.put("workflow", wc.workflow());
             m.put("run", wc.run().value());
             m.put("detail", wc.detail());
+        } else if (e instanceof AuditEvent.LateAnswer la) {
+            m.put("event", "late-answer");
+            m.put("request", la.request().name());
+            m.put("id", la.id());
+            m.put("agent", la.agent().value());
+            la.run().ifPresent(run -> m.put("run", run.value()));
+            m.put("skill", la.skill().value());
+            m.put("revision", la.revision().toString());
+            m.put("approved", la.approved());
+            m.put("afterMillis", la.afterMillis());
         }
         return m;
     }
@@ -278,6 +288,13 @@ final class AuditViews {
         } else if (e instanceof AuditEvent.WorkflowChanged wc) {
             what = "workflow " + wc.action() + " " + wc.workflow() + " run "
                     + wc.run().value() + " " + Args.printable(wc.detail());
+        } else if (e instanceof AuditEvent.LateAnswer la) {
+            what = "late    " + la.request() + " " + la.id() + " agent "
+                    + la.agent().value()
+                    + la.run().map(run -> " run " + run.value()).orElse("") + " skill "
+                    + la.skill().value()
+                    + " revision " + la.revision() + " " + (la.approved() ? "approval" : "denial") + " after "
+                    + la.afterMillis() + " ms, ignored";
         } else {
             AuditEvent.PlanStepConsumed ps = (AuditEvent.PlanStepConsumed) e;
             what = "step    run " + ps.run().value() + " agent " + ps.agent().value() + " step " + ps.step()

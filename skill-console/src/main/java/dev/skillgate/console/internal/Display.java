@@ -10,6 +10,7 @@ import dev.skillgate.consent.ArtifactDescription;
 import dev.skillgate.consent.PlannedStep;
 import dev.skillgate.consent.PolicySnapshot;
 import dev.skillgate.consent.ScopeEntry;
+import dev.skillgate.consent.SkillLocation;
 import dev.skillgate.consent.WorkflowApprovalRequest;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ExecutionEnvelope;
@@ -75,6 +76,7 @@ public final class Display {
         n.put("run", line(r.run().value()));
         n.put("agent", line(r.agent().value()));
         n.put("revision", r.artifact().revision().toString());
+        r.location().ifPresent(l -> location(n.putObject("location"), l));
         files(n.putArray("files"), r.artifact().files());
         n.put("totalBytes", r.artifact().totalBytes());
         n.put("entrypoint", line(r.artifact().entrypoint().value()));
@@ -110,12 +112,25 @@ public final class Display {
         n.put("agentKind", line(r.agentKind()));
         n.put("agentVersion", line(r.agentVersion()));
         n.put("revision", r.revision().toString());
+        r.location().ifPresent(l -> location(n.putObject("location"), l));
         files(n.putArray("files"), r.files());
         n.put("contractDigest", r.contractDigest().map(Object::toString).orElse(""));
         n.put("contractRecordType", r.contractRecordType().map(Display::line).orElse(""));
         n.put("contract", r.contract().map(Display::contract).orElse("declares nothing (no skill.contract.json)"));
         n.put("createdAt", r.createdAt().toString());
         return n;
+    }
+
+    /** Where the skill was found and the findings about its name, each with its code (decision 0768). */
+    private static void location(ObjectNode n, SkillLocation l) {
+        n.put("root", line(l.root().toString()));
+        n.put("directory", line(l.directory().toString()));
+        ArrayNode findings = n.putArray("nameFindings");
+        for (Diagnostic d : l.findings()) {
+            ObjectNode f = findings.addObject();
+            f.put("code", d.code().name());
+            f.put("message", line(d.message()));
+        }
     }
 
     private static String contract(SkillContract c) {

@@ -74,6 +74,13 @@
       field(dl, 'agentKind', 'Agent kind / version', d.agentKind + ' ' + d.agentVersion);
     }
     if (d.revision) field(dl, 'revision', 'Revision', d.revision);
+    if (d.location) {
+      field(dl, 'skillRoot', 'Skill root', d.location.root);
+      field(dl, 'skillDirectory', 'Skill directory', d.location.directory);
+      for (const f of d.location.nameFindings) {
+        field(dl, 'nameWarning', 'NAME WARNING', f.code + ': ' + f.message).classList.add('warning');
+      }
+    }
     if (d.workspace) field(dl, 'workspace', 'Workspace', d.workspace.realPath + '  (' + d.workspace.fileKey + ')');
     if (req.kind === 'EXECUTION') {
       field(dl, 'entrypoint', 'Entrypoint', d.entrypoint);

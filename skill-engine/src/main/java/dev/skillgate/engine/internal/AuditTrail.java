@@ -117,6 +117,18 @@ public final class AuditTrail implements Trail {
         return guarded(() -> problem(log.recordSettlement(record)));
     }
 
+    @Override
+    public Optional<Diagnostic> lateAnswer(AuditEvent.LateAnswer record) {
+        try {
+            return guarded(() -> problem(log.recordLateAnswer(record)));
+        } catch (RuntimeException e) {
+            return Optional.of(Diagnostic.error(
+                    ErrorCode.AUDIT_IO,
+                    "",
+                    "the late-answer record failed (" + e.getClass().getSimpleName() + ")"));
+        }
+    }
+
     /** Appends, turning a closed log into a diagnostic instead of an exception. */
     private static Optional<Diagnostic> guarded(java.util.function.Supplier<Optional<Diagnostic>> append) {
         try {

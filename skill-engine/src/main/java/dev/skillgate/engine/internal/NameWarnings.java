@@ -2,59 +2,117 @@ package dev.skillgate.engine.internal;
 
 import dev.skillgate.consent.SkillLocation;
 import dev.skillgate.inspect.DiscoveredSkill;
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Warnings about a discovered skill's name that a human should see before trusting it (decision
- * 0767): a directory name that differs from the skill name, or only matches it after Unicode
- * normalisation; and a directory or skill name that mixes scripts (e.g. a Cyrillic {@code е} among
- * Latin letters). Non-ASCII characters are spelled {@code U+XXXX} in the warning so that look-alikes
- * can be told apart. A heuristic for display: no warning proves a name is what it looks like. Not API.
+ * Findings about a discovered skill's name that a human should see before trusting it (decisions
+ * 0767, 0768), each a warning with a stable code. The check is bounded and documented:
+ *
+ * <ul>
+ *   <li>{@code LAYOUT_NAME_NORMALISED}: the directory name differs from the skill name but matches it
+ *       after NFKC normalisation and {@link Locale#ROOT} lower-casing of both (a full-width letter, a
+ *       ligature, another case);
+ *   <li>{@code NAME_DIR_MATCH}: the directory name differs from the skill name even then;
+ *   <li>{@code LAYOUT_NAME_MIXED_SCRIPTS}: the directory name or the skill name has letters of more
+ *       than one {@link Character.UnicodeScript} ({@code COMMON} and {@code INHERITED} do not count);
+ *   <li>{@code LAYOUT_NAME_NON_ASCII}: the directory name or the skill name has a non-ASCII character
+ *       and at least one ASCII letter (it may only look like an ASCII name, e.g. Latin {@code ɡ}).
+ * </ul>
+ *
+ * <p>Non-ASCII characters are spelled {@code U+XXXX} in the messages so that look-alikes can be told
+ * apart; at most the first 80 code points of a name are looked at. A heuristic for display: no
+ * finding proves a name is what it looks like (whole-script look-alikes such as an all-Cyrillic
+ * {@code раура} are only caught when they differ from the skill name). Not API.
  */
 public final class NameWarnings {
+    /** Longest prefix of a name that is examined, in code points. */
+    static final int MAX_EXAMINED = 80;
+
     private NameWarnings() {}
 
-    /** The warnings for {@code skill} (empty when none applies). */
-    public static List<String> of(DiscoveredSkill skill) {
-        List<String> out = new ArrayList<>();
+    /** The findings for {@code skill} (empty when none applies). */
+    public static List<Diagnostic> of(DiscoveredSkill skill) {
+        List<Diagnostic> out = new ArrayList<>();
         Optional<Path> dir = skill.directory();
         String name = skill.name();
         if (dir.isPresent() && dir.get().getFileName() != null) {
             String dirName = dir.get().getFileName().toString();
             if (!dirName.equals(name)) {
-                boolean afterNormalising = Normalizer.normalize(dirName, Normalizer.Form.NFKC)
-                        .equals(Normalizer.normalize(name, Normalizer.Form.NFKC));
-                out.add("the directory name '" + spelled(dirName) + "' "
-                        + (afterNormalising ? "only matches" : "differs from") + " the skill name '" + spelled(name)
-                        + "'" + (afterNormalising ? " after Unicode normalisation" : ""));
+                if (folded(dirName).equals(folded(name))) {
+                    out.add(Diagnostic.warning(
+                            ErrorCode.LAYOUT_NAME_NORMALISED,
+                            "directory",
+                            "the directory name '" + spelled(dirName) + "' only matches the skill name '"
+                                    + spelled(name) + "' after Unicode normalisation or case folding"));
+                } else {
+                    out.add(Diagnostic.warning(
+                            ErrorCode.NAME_DIR_MATCH,
+                            "directory",
+                            "the directory name '" + spelled(dirName) + "' differs from the skill name '"
+                                    + spelled(name) + "'"));
+                }
             }
-            mixed("directory name", dirName).ifPresent(out::add);
+            mixed("directory", "directory name", dirName).ifPresent(out::add);
+            nonAscii("directory", "directory name", dirName).ifPresent(out::add);
         }
-        mixed("skill name", name).ifPresent(out::add);
+        mixed("name", "skill name", name).ifPresent(out::add);
+        nonAscii("name", "skill name", name).ifPresent(out::add);
         return List.copyOf(out);
     }
 
-    /** Where {@code skill} was found, with its warnings. */
+    /** Where {@code skill} was found, with its findings. */
     public static Optional<SkillLocation> location(DiscoveredSkill skill) {
         return skill.directory().map(d -> new SkillLocation(skill.root(), d, of(skill)));
     }
 
-    private static Optional<String> mixed(String what, String text) {
+    private static String folded(String text) {
+        return Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+    }
+
+    private static Optional<Diagnostic> mixed(String where, String what, String text) {
         TreeSet<String> scripts = new TreeSet<>();
-        text.codePoints().forEach(cp -> {
+        text.codePoints().limit(MAX_EXAMINED).forEach(cp -> {
             Character.UnicodeScript script = Character.UnicodeScript.of(cp);
             if (script != Character.UnicodeScript.COMMON && script != Character.UnicodeScript.INHERITED) {
                 scripts.add(script.name());
             }
         });
         if (scripts.size() > 1) {
-            return Optional.of(
-                    "the " + what + " '" + spelled(text) + "' mixes scripts (" + String.join(", ", scripts) + ")");
+            return Optional.of(Diagnostic.warning(
+                    ErrorCode.LAYOUT_NAME_MIXED_SCRIPTS,
+                    where,
+                    "the " + what + " '" + spelled(text) + "' mixes scripts (" + String.join(", ", scripts) + ")"));
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Diagnostic> nonAscii(String where, String what, String text) {
+        boolean asciiLetter = text.codePoints()
+                .limit(MAX_EXAMINED)
+                .anyMatch(cp -> (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z'));
+        List<String> others = text.codePoints()
+                .limit(MAX_EXAMINED)
+                .filter(cp -> cp > 0x7F)
+                .distinct()
+                .limit(8)
+                .mapToObj(cp -> String.format(
+                        "U+%04X %s",
+                        cp, Optional.ofNullable(Character.getName(cp)).orElse("")))
+                .toList();
+        if (asciiLetter && !others.isEmpty()) {
+            return Optional.of(Diagnostic.warning(
+                    ErrorCode.LAYOUT_NAME_NON_ASCII,
+                    where,
+                    "the " + what + " '" + spelled(text) + "' has non-ASCII characters among ASCII letters ("
+                            + String.join(", ", others).strip() + ")"));
         }
         return Optional.empty();
     }
@@ -62,7 +120,7 @@ public final class NameWarnings {
     /** ASCII as is, everything else as {@code U+XXXX}. */
     static String spelled(String text) {
         StringBuilder out = new StringBuilder();
-        text.codePoints().limit(80).forEach(cp -> {
+        text.codePoints().limit(MAX_EXAMINED).forEach(cp -> {
             if (cp >= 0x20 && cp < 0x7F) {
                 out.appendCodePoint(cp);
             } else {

@@ -55,4 +55,11 @@ public interface Trail {
      * the run already happened, so a failure is reported, never turned into another outcome.
      */
     Optional<Diagnostic> settled(AuditEvent.Settled record);
+
+    /**
+     * Records a human's answer that arrived after the engine stopped waiting for it (decision 0769);
+     * empty when committed, else why not. Never throws: the answer was already ignored, so a failure is
+     * only reported.
+     */
+    Optional<Diagnostic> lateAnswer(AuditEvent.LateAnswer record);
 }
