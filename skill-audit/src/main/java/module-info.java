@@ -1,5 +1,7 @@
 /**
- * The hash-chained trust audit log, signed checkpoints, the trust store and publisher signature verification.
+ * The hash-chained trust audit log with its RFC 6962 Merkle tree, signed checkpoints (C2SP and legacy),
+ * inclusion and consistency proofs, and the trust store. Publisher signatures are {@code
+ * dev.skillgate.signature} (module {@code skill-signature}, decision 0731).
  *
  * <p>Nothing here is a sandbox: a consented script runs with the host user's file and network access.
  */
@@ -12,5 +14,4 @@ module dev.skillgate.audit {
     requires static org.apiguardian.api;
 
     exports dev.skillgate.audit;
-    exports dev.skillgate.audit.signature;
 }

@@ -8,6 +8,7 @@ module dev.skillgate.cli {
     requires dev.skillgate.model;
     requires dev.skillgate.inspect;
     requires dev.skillgate.audit;
+    requires dev.skillgate.signature;
     requires dev.skillgate.engine;
     requires tools.jackson.databind;
     // sun.misc.Signal: Ctrl-C waits for the run's settlement instead of ending the JVM (decision 0638).

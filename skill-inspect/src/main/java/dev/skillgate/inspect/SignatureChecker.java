@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  *
  * <p>The inspector captures the bundle, parses the contract and reads {@code skill.contract.sig}
  * (at most 16 KiB, never through a link); the checker decides. The host's implementation normally
- * wraps {@code dev.skillgate.audit.signature.SignatureVerifier} with its {@code PublisherKeys} (the
+ * wraps {@code dev.skillgate.signature.SignatureVerifier} with its {@code PublisherKeys} (the
  * {@code skillgate} CLI does). Keeping this an interface keeps Bouncy Castle out of {@code
  * skill-inspect}. Implementations must be pure and must never throw for any file content.
  */

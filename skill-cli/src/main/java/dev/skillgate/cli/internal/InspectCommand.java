@@ -1,6 +1,5 @@
 package dev.skillgate.cli.internal;
 
-import dev.skillgate.audit.signature.SignatureStatement;
 import dev.skillgate.cli.ExitCode;
 import dev.skillgate.inspect.CaptureOutcome;
 import dev.skillgate.inspect.CapturedFile;
@@ -23,6 +22,7 @@ import dev.skillgate.model.SkillName;
 import dev.skillgate.model.ToolClass;
 import dev.skillgate.protocol.CompiledSchema;
 import dev.skillgate.protocol.ManifestVerdict;
+import dev.skillgate.signature.SignatureStatement;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,5 @@
 package dev.skillgate.cli.internal;
 
-import dev.skillgate.audit.signature.SignatureSigner;
-import dev.skillgate.audit.signature.SignatureStatement;
-import dev.skillgate.audit.signature.SignatureVerifier;
 import dev.skillgate.cli.ExitCode;
 import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.InspectOptions;
@@ -14,6 +11,9 @@ import dev.skillgate.model.OriginType;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.protocol.ManifestVerdict;
+import dev.skillgate.signature.SignatureSigner;
+import dev.skillgate.signature.SignatureStatement;
+import dev.skillgate.signature.SignatureVerifier;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;

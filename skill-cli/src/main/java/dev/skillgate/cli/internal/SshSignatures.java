@@ -1,14 +1,14 @@
 package dev.skillgate.cli.internal;
 
-import dev.skillgate.audit.signature.PublisherKeys;
-import dev.skillgate.audit.signature.SignatureStatement;
-import dev.skillgate.audit.signature.SignatureVerification;
-import dev.skillgate.audit.signature.SignatureVerifier;
 import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.inspect.SignatureVerdict;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Revision;
+import dev.skillgate.signature.PublisherKeys;
+import dev.skillgate.signature.SignatureStatement;
+import dev.skillgate.signature.SignatureVerification;
+import dev.skillgate.signature.SignatureVerifier;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The CLI's {@link SignatureChecker}: {@code skill-audit}'s SSHSIG verifier over the host's
+ * The CLI's {@link SignatureChecker}: {@code skill-signature}'s SSHSIG verifier over the host's
  * {@code allowed_signers} file, requiring the contract's publisher when it names one.
  */
 final class SshSignatures implements SignatureChecker {

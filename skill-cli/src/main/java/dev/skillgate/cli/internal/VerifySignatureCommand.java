@@ -1,6 +1,5 @@
 package dev.skillgate.cli.internal;
 
-import dev.skillgate.audit.signature.SignatureStatement;
 import dev.skillgate.cli.ExitCode;
 import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.InspectOptions;
@@ -8,6 +7,7 @@ import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SignatureVerdict;
 import dev.skillgate.inspect.SkillInspector;
 import dev.skillgate.model.Diagnostic;
+import dev.skillgate.signature.SignatureStatement;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
