@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
@@ -58,11 +59,19 @@ final class Chromium {
 
     /** Why the browser tests cannot run here, or empty when they can. */
     static Optional<String> unavailable() {
-        if (chromedriver().isEmpty() || chromium().isEmpty()) {
-            return Optional.of("browser tests skipped: chromium and chromedriver are not installed "
-                    + "(apt-get install -y chromium chromium-driver; .ci/run installs them)");
+        List<String> missing = new ArrayList<>();
+        if (chromium().isEmpty()) {
+            missing.add("chromium (-Dskillgate.test.chromium or PATH)");
         }
-        return Optional.empty();
+        if (chromedriver().isEmpty()) {
+            missing.add("chromedriver (-Dskillgate.test.chromedriver or PATH)");
+        }
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("browser tests skipped: chromium and chromedriver are not installed; not found: "
+                + String.join(", ", missing)
+                + " (apt-get install -y chromium chromium-driver; .ci/run installs them)");
     }
 
     private static Optional<Path> binary(String property, List<String> names) {

@@ -91,8 +91,10 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        Assumptions.assumeTrue(
-                Chromium.unavailable().isEmpty(), Chromium.unavailable().orElse(""));
+        Optional<String> unavailable = Chromium.unavailable();
+        // Said in the build's output too, not only in the report: a skipped browser test is visible.
+        unavailable.ifPresent(System.err::println);
+        Assumptions.assumeTrue(unavailable.isEmpty(), unavailable.orElse(""));
         Assumptions.assumeTrue(TestNode.available(), "browser tests skipped: no node found");
         browserDir = Files.createTempDirectory("skillgate-console-browser");
         browser = Chromium.start(browserDir);
