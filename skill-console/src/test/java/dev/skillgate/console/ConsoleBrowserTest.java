@@ -2,15 +2,26 @@ package dev.skillgate.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.ConsentResult;
+import dev.skillgate.consent.PlanSnapshot;
+import dev.skillgate.consent.PlannedStep;
+import dev.skillgate.engine.Activation;
 import dev.skillgate.engine.ExecutionRequest;
 import dev.skillgate.engine.SkillGate;
 import dev.skillgate.engine.SkillGateAdmin;
+import dev.skillgate.inspect.AgentContext;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.PermissionMode;
+import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.SemVer;
+import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.SkillName;
 import dev.skillgate.testkit.SkillBundle;
 import dev.skillgate.testkit.TestNode;
 import java.io.IOException;
@@ -19,6 +30,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,11 +41,20 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * A person at the console in real headless Chromium (Debian's chromium + chromedriver, over the W3C
- * WebDriver protocol), a real gate behind it running real {@code node} under the supervisor. Skipped,
- * with the reason, when chromium or chromedriver is missing; {@code .ci/run} installs both.
+ * A person at the console in real headless Chromium, driven by Selenium (Debian's chromium through
+ * Debian's chromedriver, named by path: Selenium Manager downloads nothing), a real gate behind it
+ * running real {@code node} under the supervisor. Skipped, with the reason, when chromium or
+ * chromedriver is missing; {@code .ci/run} installs both.
  */
 class ConsoleBrowserTest {
     /** Markup a hostile skill puts in its description; if it ever became HTML, the marker would be set. */
@@ -47,7 +69,16 @@ class ConsoleBrowserTest {
 
     static final String INPUT = "{\"name\":\"<b>Ada</b>\"}";
 
-    private static WebDriver browser;
+    /** A prompt skill's description with markup of its own; it too must stay text. */
+    static final String HOSTILE_GUIDE = "<svg onload=\"document.body.dataset.pwned='yes'\"></svg> guides";
+
+    static final String GUIDE_BODY = "# Guide\n\nAlways answer <em>politely</em>.\n";
+
+    private static final AgentContext CONTEXT =
+            AgentContext.of("console-test", SemVer.parse("1.0.0"), Set.of(), Set.of(), PermissionMode.READ_ONLY);
+
+    private static ChromeDriver browser;
+    private static WebDriverWait wait;
     private static Path browserDir;
 
     @TempDir
@@ -60,18 +91,46 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        Assumptions.assumeTrue(
-                WebDriver.unavailable().isEmpty(), WebDriver.unavailable().orElse(""));
+        Optional<String> unavailable = Chromium.unavailable();
+        // Said in the build's output too, not only in the report: a skipped browser test is visible.
+        unavailable.ifPresent(System.err::println);
+        Assumptions.assumeTrue(unavailable.isEmpty(), unavailable.orElse(""));
         Assumptions.assumeTrue(TestNode.available(), "browser tests skipped: no node found");
         browserDir = Files.createTempDirectory("skillgate-console-browser");
-        browser = new WebDriver(browserDir);
+        browser = Chromium.start(browserDir);
+        wait = new WebDriverWait(browser, Await.WAIT, Duration.ofMillis(100));
     }
 
     @AfterAll
     static void stopBrowser() {
         if (browser != null) {
-            browser.close();
+            browser.quit();
         }
+    }
+
+    /** Waits for the first element matching {@code css}. */
+    private static WebElement find(String css) {
+        return wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(css)));
+    }
+
+    /** The elements matching {@code css} now. */
+    private static List<WebElement> findAll(String css) {
+        return browser.findElements(By.cssSelector(css));
+    }
+
+    private static Object script(String js) {
+        return ((JavascriptExecutor) browser).executeScript(js);
+    }
+
+    /** The marker the hostile description's handler would set, had it ever become an element. */
+    private static String pwned() {
+        return String.valueOf(script("return document.body.dataset.pwned || 'no';"));
+    }
+
+    private static void screenshot(String name) throws IOException {
+        Path file = Path.of("target", "console-screenshots", name);
+        Files.createDirectories(file.getParent());
+        Files.write(file, browser.getScreenshotAs(OutputType.BYTES));
     }
 
     private void start(Duration window) throws IOException {
@@ -84,6 +143,11 @@ class ConsoleBrowserTest {
                         + "\"required\":[\"name\"],\"additionalProperties\":false}")
                 .outputSchema("{\"type\":\"object\",\"properties\":{\"greeting\":{\"type\":\"string\"}},"
                         + "\"required\":[\"greeting\"]}")
+                .write();
+        SkillBundle.under(skills, "guide")
+                .noManifest()
+                .description(HOSTILE_GUIDE)
+                .body(GUIDE_BODY)
                 .write();
         admin = SkillGateAdmin.open(tmp.resolve("data"));
         AtomicReference<SkillGate> ref = new AtomicReference<>();
@@ -129,12 +193,8 @@ class ConsoleBrowserTest {
         return Files.exists(ran) ? Files.readString(ran, StandardCharsets.UTF_8) : "";
     }
 
-    private String field(String article, String name) {
-        return browser.text(browser.find(article + " [data-field=" + name + "]"));
-    }
-
-    private static Path screenshots() {
-        return Path.of("target", "console-screenshots");
+    private static String field(String article, String name) {
+        return find(article + " [data-field=" + name + "]").getText();
     }
 
     @Test
@@ -142,12 +202,12 @@ class ConsoleBrowserTest {
         start(Duration.ofMinutes(5));
         RunId run = RunId.random();
         CompletableFuture<ExecutionEnvelope> result = run(run);
-        browser.open(console.launchUri());
+        browser.get(console.launchUri().toString());
         String article = "article.request[data-state=PENDING]";
-        browser.find(article);
-        assertThat(browser.url()).doesNotContain("token");
+        find(article);
+        assertThat(browser.getCurrentUrl()).doesNotContain("token");
 
-        String warning = browser.text(browser.find(article + " .warning"));
+        String warning = find(article + " .warning").getText();
         assertThat(warning).isEqualTo(ApprovalRequest.FULL_TRUST_WARNING);
         assertThat(field(article, "skill")).isEqualTo("probe");
         assertThat(field(article, "description")).isEqualTo(HOSTILE);
@@ -167,43 +227,35 @@ class ConsoleBrowserTest {
         assertThat(field(article, "input")).contains("\"name\"").contains("<b>Ada</b>");
         assertThat(field(article, "createdAt")).isNotEmpty();
         assertThat(field(article, "expiresAt")).isNotEmpty();
-        String files = browser.text(browser.find(article + " table.files"));
+        String files = find(article + " table.files").getText();
         assertThat(files).contains("scripts/probe.mjs").contains("SKILL.md").contains("sha256:");
         assertThat(files).contains(Long.toString(SCRIPT.getBytes(StandardCharsets.UTF_8).length));
-        WebDriver.await(
-                () -> browser.text(browser.find(article + " .countdown")).contains("s left"), "the countdown");
+        Await.until(() -> find(article + " .countdown").getText().contains("s left"), "the countdown");
 
         // The markup is text: no element was made from it and its handler never ran.
-        assertThat(browser.findAll("article.request img")).isEmpty();
-        assertThat(browser.findAll("article.request b")).isEmpty();
-        assertThat(browser.execute("return document.body.dataset.pwned || 'no';")
-                        .asString())
-                .isEqualTo("no");
+        assertThat(findAll("article.request img")).isEmpty();
+        assertThat(findAll("article.request b")).isEmpty();
+        assertThat(pwned()).isEqualTo("no");
 
-        browser.click(browser.find(article + " .view-source"));
-        WebDriver.await(
-                () -> browser.text(browser.find(article + " pre.source")).contains("appendFileSync"), "the source");
-        browser.screenshot(screenshots().resolve("console-pending.png"));
+        find(article + " .view-source").click();
+        Await.until(() -> find(article + " pre.source").getText().contains("appendFileSync"), "the source");
+        screenshot("console-pending.png");
         assertThat(runs()).isEmpty();
 
-        browser.click(browser.find(article + " button.approve"));
+        find(article + " button.approve").click();
         ExecutionEnvelope env = result.get(120, TimeUnit.SECONDS);
         assertThat(env.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(runs()).isEqualTo("<b>Ada</b>\n");
         String outcome = ".outcome.SUCCEEDED[data-run='" + run.value() + "']";
-        WebDriver.await(() -> !browser.findAll(outcome).isEmpty(), "the envelope on the page");
-        assertThat(browser.text(browser.find(outcome + " [data-field=output]"))).contains("Hello, <b>Ada</b>!");
-        assertThat(browser.text(browser.find(outcome + " [data-field=cleanup]")))
-                .contains("PROVEN");
-        assertThat(browser.text(browser.find(outcome + " [data-field=revision]")))
+        Await.until(() -> !findAll(outcome).isEmpty(), "the envelope on the page");
+        assertThat(find(outcome + " [data-field=output]").getText()).contains("Hello, <b>Ada</b>!");
+        assertThat(find(outcome + " [data-field=cleanup]").getText()).contains("PROVEN");
+        assertThat(find(outcome + " [data-field=revision]").getText())
                 .isEqualTo(env.revision().orElseThrow().toString());
-        WebDriver.await(
-                () -> !browser.findAll("article.request[data-state=APPROVED]").isEmpty(), "approved");
-        assertThat(browser.findAll("article.request img, .outcome b")).isEmpty();
-        assertThat(browser.execute("return document.body.dataset.pwned || 'no';")
-                        .asString())
-                .isEqualTo("no");
-        browser.screenshot(screenshots().resolve("console-approved.png"));
+        Await.until(() -> !findAll("article.request[data-state=APPROVED]").isEmpty(), "approved");
+        assertThat(findAll("article.request img, .outcome b")).isEmpty();
+        assertThat(pwned()).isEqualTo("no");
+        screenshot("console-approved.png");
     }
 
     @Test
@@ -211,18 +263,17 @@ class ConsoleBrowserTest {
         start(Duration.ofMinutes(5));
         RunId run = RunId.random();
         CompletableFuture<ExecutionEnvelope> result = run(run);
-        browser.open(console.launchUri());
+        browser.get(console.launchUri().toString());
         String article = "article.request[data-state=PENDING]";
-        browser.click(browser.find(article + " button.deny"));
+        find(article + " button.deny").click();
         ExecutionEnvelope env = result.get(120, TimeUnit.SECONDS);
         assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
         assertThat(env.errors()).anyMatch(d -> d.code() == ErrorCode.CONSENT_DENIED);
         assertThat(runs()).isEmpty();
-        WebDriver.await(
-                () -> !browser.findAll("article.request[data-state=DENIED]").isEmpty(), "denied");
-        String denied = browser.find("article.request[data-state=DENIED] button.approve");
-        assertThat(browser.enabled(denied)).isFalse();
-        WebDriver.await(() -> !browser.findAll(".outcome.REFUSED").isEmpty(), "the refusal on the page");
+        Await.until(() -> !findAll("article.request[data-state=DENIED]").isEmpty(), "denied");
+        WebElement denied = find("article.request[data-state=DENIED] button.approve");
+        assertThat(denied.isEnabled()).isFalse();
+        Await.until(() -> !findAll(".outcome.REFUSED").isEmpty(), "the refusal on the page");
     }
 
     @Test
@@ -230,36 +281,35 @@ class ConsoleBrowserTest {
         start(Duration.ofSeconds(4));
         RunId run = RunId.random();
         CompletableFuture<ExecutionEnvelope> result = run(run);
-        browser.open(console.launchUri());
+        browser.get(console.launchUri().toString());
         String article = "article.request[data-state=PENDING]";
-        String id = browser.attribute(browser.find(article), "data-id");
+        String id = find(article).getDomAttribute("data-id");
         // A page that cannot refresh (a sleeping laptop, a stalled network): its list requests never
         // answer, so the approve button stays as it was while the request expires on the server.
-        browser.execute("const real = window.fetch;"
+        script("const real = window.fetch;"
                 + "window.fetch = (url, init) => String(url).endsWith('/api/requests')"
                 + " ? new Promise(() => {}) : real(url, init);");
-        WebDriver.await(() -> console.requestCounts().containsKey("EXPIRED"), "expiry on the server");
+        Await.until(() -> console.requestCounts().containsKey("EXPIRED"), "expiry on the server");
         ExecutionEnvelope env = result.get(120, TimeUnit.SECONDS);
         assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
         assertThat(env.errors()).anyMatch(d -> d.code() == ErrorCode.CONSENT_TIMEOUT);
-        String approve = browser.find("#req-" + id + " button.approve");
-        assertThat(browser.enabled(approve)).isTrue();
-        assertThat(browser.text(browser.find("#req-" + id + " .countdown"))).isEqualTo("time is up");
-        browser.click(approve);
-        WebDriver.await(
-                () -> "DECISION_REFUSED"
-                        .equals(browser.attribute(browser.find("#req-" + id + " .result"), "data-code")),
+        WebElement approve = find("#req-" + id + " button.approve");
+        assertThat(approve.isEnabled()).isTrue();
+        assertThat(find("#req-" + id + " .countdown").getText()).isEqualTo("time is up");
+        approve.click();
+        Await.until(
+                () -> "DECISION_REFUSED".equals(find("#req-" + id + " .result").getDomAttribute("data-code")),
                 "the refusal of the late click");
-        assertThat(browser.text(browser.find("#req-" + id + " .result")))
+        assertThat(find("#req-" + id + " .result").getText())
                 .contains("DECISION_REFUSED")
                 .contains("EXPIRED")
                 .contains("nothing was decided");
         assertThat(console.requestCounts()).containsEntry("EXPIRED", 1).doesNotContainKey("APPROVED");
         assertThat(runs()).isEmpty();
         // Once the page can refresh again it shows the expiry and disables the buttons.
-        browser.open(console.baseUri());
-        browser.find("article.request[data-state=EXPIRED]");
-        assertThat(browser.enabled(browser.find("article.request[data-state=EXPIRED] button.approve")))
+        browser.get(console.baseUri().toString());
+        find("article.request[data-state=EXPIRED]");
+        assertThat(find("article.request[data-state=EXPIRED] button.approve").isEnabled())
                 .isFalse();
         assertThat(runs()).isEmpty();
     }
@@ -268,24 +318,22 @@ class ConsoleBrowserTest {
     void theSettingsPageTrustsTheRevisionShownAndTheNextRunDoesNotAsk() throws Exception {
         start(Duration.ofMinutes(5));
         CompletableFuture<ExecutionEnvelope> first = run(RunId.random());
-        browser.open(console.launchUri());
-        browser.click(browser.find("article.request[data-state=PENDING] button.approve"));
+        browser.get(console.launchUri().toString());
+        find("article.request[data-state=PENDING] button.approve").click();
         ExecutionEnvelope env = first.get(120, TimeUnit.SECONDS);
         assertThat(env.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
         String revision = env.revision().orElseThrow().toString();
 
-        browser.click(browser.find("nav a[href='/settings']"));
-        browser.find("body[data-ready=true][data-mode=ASK_EACH_TIME]");
-        browser.click(browser.find("#mode option[value=TRUST_SELECTED_REVISIONS]"));
-        browser.click(browser.find("#save-mode"));
-        browser.find("body[data-mode=TRUST_SELECTED_REVISIONS]");
+        find("nav a[href='/settings']").click();
+        find("body[data-ready=true][data-mode=ASK_EACH_TIME]");
+        new Select(find("#mode")).selectByValue("TRUST_SELECTED_REVISIONS");
+        find("#save-mode").click();
+        find("body[data-mode=TRUST_SELECTED_REVISIONS]");
         String candidate = "#candidates tr[data-revision='" + revision + "']";
-        browser.click(browser.find(candidate + " button.trust"));
-        WebDriver.await(
-                () -> !browser.findAll("#scopes tr[data-revision='" + revision + "']")
-                        .isEmpty(),
-                "the scope");
-        String scope = browser.text(browser.find("#scopes tr[data-revision='" + revision + "']"));
+        find(candidate + " button.trust").click();
+        Await.until(
+                () -> !findAll("#scopes tr[data-revision='" + revision + "']").isEmpty(), "the scope");
+        String scope = find("#scopes tr[data-revision='" + revision + "']").getText();
         assertThat(scope).contains("agent-1").doesNotContain("draft");
         String receipt = admin.currentPolicy()
                 .scopes()
@@ -295,11 +343,9 @@ class ConsoleBrowserTest {
                 .id()
                 .toString();
         assertThat(scope).contains(receipt);
-        assertThat(browser.text(browser.find("#audit-state"))).isIn("OK", "DEGRADED");
-        assertThat(browser.text(browser.find("#trust")))
-                .contains("trusted revision")
-                .contains("TRUSTED");
-        browser.screenshot(screenshots().resolve("console-settings.png"));
+        assertThat(find("#audit-state").getText()).isIn("OK", "DEGRADED");
+        assertThat(find("#trust").getText()).contains("trusted revision").contains("TRUSTED");
+        screenshot("console-settings.png");
 
         int before = console.requestCounts().values().stream()
                 .mapToInt(Integer::intValue)
@@ -311,5 +357,97 @@ class ConsoleBrowserTest {
                         .sum())
                 .isEqualTo(before);
         assertThat(runs()).isEqualTo("<b>Ada</b>\n<b>Ada</b>\n");
+    }
+
+    @Test
+    void anActivationShowsEveryFieldAndItsInstructionsAsTextAndApprovingTrustsIt() throws Exception {
+        start(Duration.ofMinutes(5));
+        CompletableFuture<Activation> first =
+                CompletableFuture.supplyAsync(() -> gate.activate(AgentId.of("agent-1"), "guide", CONTEXT));
+        browser.get(console.launchUri().toString());
+        String article = "article.request[data-state=PENDING]";
+        assertThat(field(article, "kind")).isEqualTo("activation");
+        assertThat(find(article + " .warning").getText()).isEqualTo(ActivationApprovalRequest.PROMPT_WARNING);
+        assertThat(field(article, "skill")).isEqualTo("guide");
+        assertThat(field(article, "description")).isEqualTo(HOSTILE_GUIDE);
+        assertThat(field(article, "agent")).isEqualTo("agent-1");
+        assertThat(field(article, "agentKind")).isEqualTo("console-test 1.0.0");
+        assertThat(field(article, "revision")).startsWith("sha256:");
+        assertThat(field(article, "contract")).contains("declares nothing");
+        assertThat(field(article, "createdAt")).isNotEmpty();
+        assertThat(field(article, "expiresAt")).isNotEmpty();
+        String files = find(article + " table.files").getText();
+        assertThat(files).contains("SKILL.md").contains("sha256:").doesNotContain("scripts/probe.mjs");
+        // An activation runs nothing: no argv, entrypoint or input is shown for it.
+        assertThat(findAll(article + " [data-field=argv], " + article + " [data-field=input]"))
+                .isEmpty();
+
+        WebElement view = find(article + " .view-source");
+        assertThat(view.getText()).isEqualTo("Show SKILL.md");
+        view.click();
+        Await.until(
+                () -> find(article + " pre.source").getText().contains("Always answer <em>politely</em>."),
+                "the instructions");
+        assertThat(findAll("article.request svg, article.request em")).isEmpty();
+        assertThat(pwned()).isEqualTo("no");
+        screenshot("console-activation.png");
+
+        find(article + " button.approve").click();
+        assertThat(first.get(120, TimeUnit.SECONDS)).isInstanceOf(Activation.Activated.class);
+        Await.until(() -> !findAll("article.request[data-state=APPROVED]").isEmpty(), "approved");
+        find("nav a[href='/settings']").click();
+        find("body[data-ready=true]");
+        assertThat(find("#trust").getText()).contains("prompt skill").contains("TRUSTED");
+        // Trusted now: the next activation does not ask.
+        assertThat(gate.activate(AgentId.of("agent-1"), "guide", CONTEXT)).isInstanceOf(Activation.Activated.class);
+        assertThat(console.requestCounts()).containsEntry("APPROVED", 1).doesNotContainKey("PENDING");
+        assertThat(pwned()).isEqualTo("no");
+        assertThat(runs()).isEmpty();
+    }
+
+    @Test
+    void aWorkflowPlanShowsItsStepsAndApprovingRecordsExactlyThatPlan() throws Exception {
+        start(Duration.ofMinutes(5));
+        Revision probe = new Revision(Sha256Digest.hash(new byte[] {1}));
+        Revision guide = new Revision(Sha256Digest.hash(new byte[] {2}));
+        Sha256Digest input = Sha256Digest.hash(INPUT.getBytes(StandardCharsets.UTF_8));
+        List<PlannedStep> steps = List.of(
+                new PlannedStep(SkillName.of("probe"), probe, Optional.of(input)),
+                new PlannedStep(SkillName.of("guide"), guide, Optional.empty()));
+        RunId run = RunId.random();
+        CompletableFuture<ConsentResult<PlanSnapshot>> plan = CompletableFuture.supplyAsync(
+                () -> admin.approveWorkflow(run, AgentId.of("agent-1"), workspace, steps, console.channel()));
+        browser.get(console.launchUri().toString());
+        String article = "article.request[data-state=PENDING]";
+        assertThat(field(article, "kind")).isEqualTo("workflow");
+        assertThat(find(article + " .title").getText()).startsWith("workflow plan");
+        assertThat(find(article + " .warning").getText()).isEqualTo(ApprovalRequest.FULL_TRUST_WARNING);
+        assertThat(field(article, "run")).isEqualTo(run.value());
+        assertThat(field(article, "agent")).isEqualTo("agent-1");
+        assertThat(field(article, "workspace")).contains(workspace.toRealPath().toString());
+        assertThat(field(article, "expiresAt")).isNotEmpty();
+        List<WebElement> rows = findAll(article + " table.steps tr");
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).getText())
+                .contains("probe")
+                .contains(probe.toString())
+                .contains(input.toString());
+        assertThat(rows.get(1).getText())
+                .contains("guide")
+                .contains(guide.toString())
+                .contains("any input");
+        assertThat(findAll(article + " .view-source")).isEmpty();
+        screenshot("console-workflow.png");
+
+        find(article + " button.approve").click();
+        ConsentResult<PlanSnapshot> approved = plan.get(120, TimeUnit.SECONDS);
+        assertThat(approved.isSuccess()).as(String.valueOf(approved.failure())).isTrue();
+        assertThat(admin.workflowPlan(run)).isPresent();
+        assertThat(admin.workflowPlan(run).orElseThrow().plan().steps()).isEqualTo(steps);
+        Await.until(() -> !findAll("article.request[data-state=APPROVED]").isEmpty(), "approved");
+        assertThat(find("article.request[data-state=APPROVED] button.approve").isEnabled())
+                .isFalse();
+        // Approving a plan runs nothing by itself.
+        assertThat(runs()).isEmpty();
     }
 }

@@ -90,7 +90,7 @@ class ConsoleFlowsTest {
     }
 
     private JsonNode pending(String kind) throws IOException {
-        WebDriver.await(() -> !console.pendingRequests().isEmpty(), "a pending request");
+        Await.until(() -> !console.pendingRequests().isEmpty(), "a pending request");
         for (JsonNode r : session.get("/api/requests").json().path("requests")) {
             if (r.path("state").asString().equals("PENDING")
                     && r.path("kind").asString().equals(kind)) {

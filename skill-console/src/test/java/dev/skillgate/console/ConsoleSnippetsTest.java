@@ -61,7 +61,7 @@ class ConsoleSnippetsTest {
                 gate.execute(ExecutionRequest.of(RunId.random(), AgentId.of("agent-1"), "probe", "{}", workspace)));
         // snippet:end console
         ConsoleSession person = ConsoleSession.open(console);
-        WebDriver.await(() -> !console.pendingRequests().isEmpty(), "the request on the page");
+        Await.until(() -> !console.pendingRequests().isEmpty(), "the request on the page");
         String id = console.pendingRequests().get(0);
         assertThat(person.post("/api/requests/" + id + "/decision", "{\"decision\":\"approve\"}")
                         .status())
