@@ -52,6 +52,10 @@ const char *setup_detail(uint32_t code) {
         case SC_WORKSPACE_CHANGED: return "working directory is not the approved directory";
         case SC_CONFINEMENT_UNAVAILABLE: return "required confinement part unavailable";
         case SC_CONFINEMENT_PATH: return "writable directory unusable";
+        case SC_CGROUP_UNUSABLE: return "delegated cgroup unusable";
+        case SC_CGROUP_NO_MEMORY: return "controller memory not available in the delegated cgroup";
+        case SC_CGROUP_NO_PIDS: return "controller pids not available in the delegated cgroup";
+        case SC_CGROUP_NO_CPU: return "controller cpu not available in the delegated cgroup";
         case SC_CHILD_SETSID: return "setsid failed";
         case SC_CHILD_SIGNALS: return "signal reset failed";
         case SC_CHILD_PDEATHSIG: return "parent-death signal failed";
@@ -63,6 +67,8 @@ const char *setup_detail(uint32_t code) {
         case SC_CHILD_VERIFY: return "executable changed after verification";
         case SC_CHILD_EXEC: return "exec failed";
         case SC_CHILD_NAMESPACE: return "user or PID namespace setup failed";
+        case SC_CHILD_CGROUP: return "start in the run's cgroup failed";
+        case SC_CGROUP_UNGUARDED: return "cgroup limits need the file-write allow-list (else the script could rewrite them)";
         default: return "";
     }
 }
@@ -85,6 +91,9 @@ void emit_result(struct run *r, int proof) {
     }
     if (sink_broken) {
         flags |= RFLAG_SINK_BROKEN;
+    }
+    if (r->cg_empty) {
+        flags |= RFLAG_CGROUP_EMPTY;
     }
     b[3] = flags;
     put_u32(b + 4, (uint32_t)r->exit_value);
@@ -117,6 +126,7 @@ void finish_nothing_started(struct run *r, int outcome, uint32_t code, int err) 
     r->outcome = outcome;
     r->setup_code = code;
     r->err_no = err;
+    cgroup_release(r);
     emit_result(r, PROOF_NOTHING_STARTED);
     emit_end();
     exit(HELPER_EXIT_PROVEN);

@@ -105,6 +105,11 @@ struct request {
     char *write_dirs[REQ_MAX_WRITABLE];
     uint32_t nports;
     uint16_t ports[REQ_MAX_PORTS];
+    /* resources (protocol 4): the host's delegated cgroup v2 directory ("" = none) and the limits */
+    char *cgroup_dir;
+    uint64_t memory_max; /* bytes, 0 = not asked */
+    uint32_t pids_max;   /* 0 = not asked */
+    uint32_t cpu_quota_us; /* per REQ_CPU_PERIOD_US, 0 = not asked */
 };
 
 /* Fields of /proc/<pid>/stat after the command name, which may itself contain ") ". */
@@ -142,6 +147,10 @@ struct run {
     uint32_t parts;                   /* L2 parts that apply (CONF_*), announced in the hello */
     int write_fds[REQ_MAX_WRITABLE]; /* O_PATH descriptors of the writable directories */
     int devnull_fd;
+    int cg_parent_fd; /* the delegated cgroup directory, opened once; -1 without one */
+    int cg_fd;        /* the run's own child cgroup below it; -1 without one */
+    char cg_name[64];
+    bool cg_empty;    /* cgroup.events said "populated 0" after cgroup.kill */
     struct ns_page *ns; /* non-NULL when the script runs in its own PID namespace */
     int exe_fd;
     int cwd_fd; /* the working directory, opened (and checked) once; the child fchdir()s to it */
@@ -210,6 +219,14 @@ int landlock_abi(void);
 uint32_t confine_available(void);
 void open_write_dirs(struct run *r, int *outcome, uint32_t *code, int *err);
 int landlock_apply(const struct run *r);
+/* cgroup.c */
+uint32_t cgroup_wanted(const struct request *rq);
+uint32_t cgroup_prepare(struct run *r, uint32_t wanted, uint32_t *code, int *err);
+uint32_t cgroup_missing_code(uint32_t missing);
+pid_t cgroup_clone(const struct run *r, uint64_t flags);
+void cgroup_kill(struct run *r);
+bool cgroup_settle(struct run *r, uint64_t deadline);
+void cgroup_release(struct run *r);
 /* child.c */
 void child_main(struct run *r, int stdin_r, int stdout_w, int stderr_w, int err_w, pid_t parent);
 void child_fail(int errfd, uint32_t code, int err);

@@ -13,6 +13,7 @@
  */
 #include "helper.h"
 
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 
@@ -24,6 +25,9 @@
 #endif
 #ifndef CLONE_NEWNS
 #define CLONE_NEWNS 0x00020000
+#endif
+#ifndef CLONE_NEWCGROUP
+#define CLONE_NEWCGROUP 0x02000000
 #endif
 
 #define NS_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS)
@@ -41,8 +45,12 @@ static bool write_text(const char *path, const char *text) {
     return ok;
 }
 
-/* Maps the helper's own uid and gid (nothing else), then a private /proc over the host's. 0 or errno. */
-static int enter_namespace(uid_t uid, gid_t gid) {
+/*
+ * Maps the helper's own uid and gid (nothing else), then a private /proc over the host's; with a run
+ * cgroup, a cgroup namespace rooted at it (init is already inside it): the kernel then refuses the
+ * script every move to a cgroup outside its run (cgroup.procs writes outside the root: ENOENT). 0 or errno.
+ */
+static int enter_namespace(uid_t uid, gid_t gid, bool cgroup_root) {
     char map[64];
     if (!write_text("/proc/self/setgroups", "deny")) {
         return errno;
@@ -59,6 +67,9 @@ static int enter_namespace(uid_t uid, gid_t gid) {
         return errno;
     }
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+        return errno;
+    }
+    if (cgroup_root && unshare(CLONE_NEWCGROUP) < 0) {
         return errno;
     }
     return 0;
@@ -78,7 +89,7 @@ bool procns_available(void) {
         return false;
     }
     if (pid == 0) {
-        _exit(enter_namespace(uid, gid) == 0 ? 0 : 1);
+        _exit(enter_namespace(uid, gid, false) == 0 ? 0 : 1);
     }
     int status = 0;
     while (waitpid(pid, &status, __WALL) < 0) {
@@ -184,7 +195,7 @@ static void init_main(struct run *r, uid_t uid, gid_t gid, int stdin_r, int stdo
     if (poll(&pf, 1, 0) < 0 || (pf.revents & POLLERR) != 0) {
         _exit(127);
     }
-    int err = enter_namespace(uid, gid);
+    int err = enter_namespace(uid, gid, (r->parts & CONF_CGROUP) != 0);
     if (err != 0) {
         child_fail(err_w, SC_CHILD_NAMESPACE, err);
     }
@@ -212,6 +223,12 @@ static void init_main(struct run *r, uid_t uid, gid_t gid, int stdin_r, int stdo
     if (r->devnull_fd >= 0) {
         close(r->devnull_fd);
     }
+    if (r->cg_fd >= 0) {
+        close(r->cg_fd);
+    }
+    if (r->cg_parent_fd >= 0) {
+        close(r->cg_parent_fd);
+    }
     if (r->sigfd >= 0) {
         close(r->sigfd);
     }
@@ -233,7 +250,8 @@ pid_t procns_spawn(struct run *r, int in_p[2], int out_p[2], int err_p[2], int e
     memset(r->ns, 0, sizeof *r->ns);
     uid_t uid = getuid();
     gid_t gid = getgid();
-    pid_t pid = clone_namespace();
+    /* With a run cgroup, init is created inside it, so the script and all it starts are too. */
+    pid_t pid = (r->parts & CONF_CGROUP) ? cgroup_clone(r, NS_FLAGS) : clone_namespace();
     if (pid == 0) {
         close(in_p[1]);
         close(out_p[0]);

@@ -7,8 +7,9 @@
 
 #define SV_VERSION "1.2.0"
 /* 2: the seal byte before the request; the working-directory identity in the request.
- * 3: the confinement section (L2) after stdin; the hello's byte 3 names the L2 parts that apply. */
-#define SV_PROTOCOL 3
+ * 3: the confinement section (L2) after stdin; the hello's byte 3 names the L2 parts that apply.
+ * 4: the resources part (L2): a delegated cgroup v2 directory and memory/pids/cpu limits after the ports. */
+#define SV_PROTOCOL 4
 
 /* Request (Java -> helper stdin). */
 #define REQ_MAGIC "SKSV"
@@ -26,6 +27,10 @@
 #define REQ_MAX_STDERR 16384u
 #define REQ_MAX_WRITABLE 16u
 #define REQ_MAX_PORTS 64u
+#define REQ_MAX_PIDS 4194304u
+#define REQ_CPU_PERIOD_US 100000u
+#define REQ_MIN_CPU_QUOTA_US 1000u
+#define REQ_MAX_CPU_QUOTA_US 102400000u
 
 /* Landlock policy byte. */
 #define POLICY_OFF 0
@@ -42,6 +47,11 @@
 #define CONF_FS_WRITES 0x01u
 #define CONF_NET_TCP 0x02u
 #define CONF_PROCESS 0x04u
+/* Resources (protocol 4): the run in its own child of the delegated cgroup, and each limit there. */
+#define CONF_MEMORY 0x08u
+#define CONF_PIDS 0x10u
+#define CONF_CPU 0x20u
+#define CONF_CGROUP 0x40u
 
 /* Executable verification mode (request) and what was done (spawned frame). */
 #define VERIFY_NONE 0
@@ -110,6 +120,7 @@
 #define RFLAG_STDOUT_OVERFLOW 0x02u
 #define RFLAG_STDERR_OVERFLOW 0x04u
 #define RFLAG_SINK_BROKEN 0x08u
+#define RFLAG_CGROUP_EMPTY 0x10u
 
 /* Setup codes (why nothing ran, or which step before exec failed). */
 #define SC_NONE 0
@@ -128,6 +139,10 @@
 #define SC_WORKSPACE_CHANGED 13
 #define SC_CONFINEMENT_UNAVAILABLE 14
 #define SC_CONFINEMENT_PATH 15
+#define SC_CGROUP_UNUSABLE 16
+#define SC_CGROUP_NO_MEMORY 17
+#define SC_CGROUP_NO_PIDS 18
+#define SC_CGROUP_NO_CPU 19
 #define SC_CHILD_SETSID 20
 #define SC_CHILD_SIGNALS 21
 #define SC_CHILD_PDEATHSIG 22
@@ -139,6 +154,8 @@
 #define SC_CHILD_VERIFY 28
 #define SC_CHILD_EXEC 29
 #define SC_CHILD_NAMESPACE 30
+#define SC_CHILD_CGROUP 31
+#define SC_CGROUP_UNGUARDED 32
 
 /* Exit status of the helper. */
 #define HELPER_EXIT_PROVEN 0

@@ -216,6 +216,11 @@ int parse_request(const uint8_t *body, size_t len, struct request *rq) {
         cur_bytes(&c, b, 2);
         rq->ports[i] = (uint16_t)((b[0] << 8) | b[1]);
     }
+    /* Resources (protocol 4): the host's delegated cgroup ("" = none) and the limits (0 = not asked). */
+    rq->cgroup_dir = cur_string(&c, REQ_MAX_PATH, &strings);
+    rq->memory_max = cur_u64(&c);
+    rq->pids_max = cur_u32(&c);
+    rq->cpu_quota_us = cur_u32(&c);
     if (c.bad || c.left != 0 || reserved != 0) {
         return SC_REQUEST_MALFORMED;
     }
@@ -228,10 +233,20 @@ int parse_request(const uint8_t *body, size_t len, struct request *rq) {
         return SC_REQUEST_MALFORMED;
     }
     /* A required part must be a known one, and asked for. */
-    if ((rq->required & ~(CONF_PROCESS | CONF_FS_WRITES | CONF_NET_TCP)) != 0
+    if ((rq->required & ~(CONF_PROCESS | CONF_FS_WRITES | CONF_NET_TCP | CONF_MEMORY | CONF_PIDS | CONF_CPU
+                 | CONF_CGROUP)) != 0
             || ((rq->required & CONF_FS_WRITES) && rq->fs_mode != FS_ALLOW_LIST)
-            || ((rq->required & CONF_NET_TCP) && rq->net_mode != NET_TCP_ALLOW_LIST)) {
+            || ((rq->required & CONF_NET_TCP) && rq->net_mode != NET_TCP_ALLOW_LIST)
+            || ((rq->required & ~(CONF_PROCESS | CONF_FS_WRITES | CONF_NET_TCP) & ~cgroup_wanted(rq)) != 0)) {
         return SC_REQUEST_MALFORMED;
+    }
+    if (rq->cgroup_dir[0] != '\0' && rq->cgroup_dir[0] != '/') {
+        return SC_PATH_NOT_ABSOLUTE;
+    }
+    if (rq->pids_max > REQ_MAX_PIDS
+            || (rq->cpu_quota_us != 0
+                    && (rq->cpu_quota_us < REQ_MIN_CPU_QUOTA_US || rq->cpu_quota_us > REQ_MAX_CPU_QUOTA_US))) {
+        return SC_REQUEST_BOUNDS;
     }
     for (uint32_t i = 0; i < nwrite; i++) {
         if (rq->write_dirs[i][0] != '/') {

@@ -123,7 +123,7 @@ void run_child(struct run *r) {
         /* L2 process reach: the child is the namespace's init, which starts the script (procns.c). */
         pid = procns_spawn(r, in_p, out_p, err_p, exec_p);
     } else {
-        pid = fork();
+        pid = (r->parts & CONF_CGROUP) ? cgroup_clone(r, 0) : fork();
         if (pid == 0) {
             close(in_p[1]);
             close(out_p[0]);
@@ -135,8 +135,10 @@ void run_child(struct run *r) {
     }
     if (pid < 0) {
         /* The hello announced the namespace: failing to create it fails the run, nothing started. */
-        finish_nothing_started(
-                r, OUT_SETUP_FAILED, (r->parts & CONF_PROCESS) ? SC_CHILD_NAMESPACE : SC_RESOURCE, errno);
+        int e = errno;
+        finish_nothing_started(r, OUT_SETUP_FAILED,
+                (r->parts & CONF_CGROUP) ? SC_CHILD_CGROUP : (r->parts & CONF_PROCESS) ? SC_CHILD_NAMESPACE : SC_RESOURCE,
+                e);
     }
     r->child = pid;
     close(in_p[0]);
@@ -308,7 +310,14 @@ void run_child(struct run *r) {
 
     /* 4. Kill and prove. Always runs, also after a normal exit: survivors get SIGKILL at once. */
     uint64_t sweep_start = now_ns();
-    bool proven = sweep(r, sweep_start + (uint64_t)r->rq.kill_ms * 1000000ull);
+    uint64_t kill_deadline = sweep_start + (uint64_t)r->rq.kill_ms * 1000000ull;
+    /* With a run cgroup, the kernel kills everything in it first, descendant or not (cgroup.c). */
+    cgroup_kill(r);
+    bool proven = sweep(r, kill_deadline);
+    /* The additional proof: the run's cgroup reports "populated 0"; without it, nothing is proven. */
+    if (r->cg_fd >= 0 && !cgroup_settle(r, kill_deadline)) {
+        proven = false;
+    }
     r->sweep_ns = now_ns() - sweep_start;
     procns_account(r);
     if (r->outcome == 0) {

@@ -218,6 +218,8 @@ int main(int argc, char **argv) {
     r.exe_fd = -1;
     r.cwd_fd = -1;
     r.devnull_fd = -1;
+    r.cg_parent_fd = -1;
+    r.cg_fd = -1;
     r.child_pidfd = -1;
     r.stdin_w = r.stdout_r = r.stderr_r = r.err_r = -1;
     r.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -260,24 +262,47 @@ int main(int argc, char **argv) {
     }
     /* L2: each part the request asks for, where the kernel offers it; under REQUIRE all or nothing. */
     r.parts = 0;
-    /* What the approval showed as enforced is enforced, or nothing runs — whatever the policy. */
-    if (setup == SC_NONE && (r.rq.required & ~confine_available()) != 0) {
-        setup = SC_CONFINEMENT_UNAVAILABLE;
-    }
+    int setup_outcome = OUT_SETUP_FAILED;
+    int setup_errno = 0;
+    uint32_t offered = confine_available();
+    uint32_t cg_wanted = cgroup_wanted(&r.rq);
     if (setup == SC_NONE && r.rq.l2_policy == POLICY_OFF && r.rq.required != 0) {
         setup = SC_CONFINEMENT_UNAVAILABLE;
     }
+    /* Resources: only in a cgroup the host delegated and named; its child is created now, so the
+       hello can say which limits really apply (and is removed again if nothing runs). */
+    if (setup == SC_NONE && r.rq.l2_policy != POLICY_OFF && cg_wanted != 0) {
+        offered |= cgroup_prepare(&r, cg_wanted, &setup, &setup_errno);
+    }
+    /* A limit is only as good as the script's inability to rewrite it: the run's cgroup files belong
+       to this user, so without the Landlock write allow-list (which keeps the script out of cgroupfs)
+       the limits are written but never reported as enforced. */
+    uint32_t limits = CONF_MEMORY | CONF_PIDS | CONF_CPU;
+    bool guarded = r.rq.fs_mode == FS_ALLOW_LIST && (offered & CONF_FS_WRITES) != 0;
+    uint32_t controllers_missing = cg_wanted & limits & ~offered;
+    if (!guarded) {
+        offered &= ~limits;
+    }
+    /* What the approval showed as enforced is enforced, or nothing runs — whatever the policy. */
+    if (setup == SC_NONE && (r.rq.required & ~offered) != 0) {
+        uint32_t missing = r.rq.required & ~offered;
+        setup = (missing & controllers_missing) ? cgroup_missing_code(missing & controllers_missing)
+                : (missing & limits)            ? SC_CGROUP_UNGUARDED
+                                                : SC_CONFINEMENT_UNAVAILABLE;
+    }
     if (setup == SC_NONE && r.rq.l2_policy != POLICY_OFF) {
-        uint32_t wanted = CONF_PROCESS;
+        uint32_t wanted = CONF_PROCESS | cg_wanted;
         if (r.rq.fs_mode == FS_ALLOW_LIST) {
             wanted |= CONF_FS_WRITES;
         }
         if (r.rq.net_mode == NET_TCP_ALLOW_LIST) {
             wanted |= CONF_NET_TCP;
         }
-        uint32_t offered = confine_available();
-        if (r.rq.l2_policy == POLICY_REQUIRE && (wanted & ~offered) != 0) {
-            setup = SC_CONFINEMENT_UNAVAILABLE;
+        uint32_t missing = wanted & ~offered;
+        if (r.rq.l2_policy == POLICY_REQUIRE && missing != 0) {
+            setup = (missing & controllers_missing) ? cgroup_missing_code(missing & controllers_missing)
+                    : (missing & limits)            ? SC_CGROUP_UNGUARDED
+                                                    : SC_CONFINEMENT_UNAVAILABLE;
         } else {
             r.parts = wanted & offered;
         }
@@ -289,8 +314,6 @@ int main(int argc, char **argv) {
         setup = SC_SUBREAPER;
     }
     /* Verify before saying hello: a hello with a layer means "ready, waiting for GO". */
-    int setup_outcome = OUT_SETUP_FAILED;
-    int setup_errno = 0;
     if (setup == SC_NONE) {
         open_and_verify(&r, &setup_outcome, &setup, &setup_errno);
     }

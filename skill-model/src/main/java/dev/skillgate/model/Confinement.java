@@ -16,25 +16,44 @@ import org.apiguardian.api.API;
  * @param fileWrites a Landlock write allow-list derived from the contract's {@code permissionMode}
  * @param network Landlock TCP rules: no {@code networkDestinations}, no TCP connect or bind; with
  *     destinations, TCP connect only to their ports (hosts are not checked)
+ * @param memory cgroup v2 {@code memory.max} in the run's own cgroup below one the host delegated
+ * @param processCount cgroup v2 {@code pids.max} there (a fork bomb ends at the limit)
+ * @param cpu cgroup v2 {@code cpu.max} there
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
-public record Confinement(Part processReach, Part fileWrites, Part network) {
+public record Confinement(Part processReach, Part fileWrites, Part network, Part memory, Part processCount, Part cpu) {
 
     /** Nothing confined and nothing asked for (the portable supervisor, nothing started). */
     public static final Confinement NONE = new Confinement(Part.NOT_ENFORCED, Part.NOT_REQUESTED, Part.NOT_REQUESTED);
 
     /** A supervisor that can enforce no part (its capabilities). */
-    public static final Confinement UNAVAILABLE =
-            new Confinement(Part.NOT_ENFORCED, Part.NOT_ENFORCED, Part.NOT_ENFORCED);
+    public static final Confinement UNAVAILABLE = new Confinement(
+            Part.NOT_ENFORCED,
+            Part.NOT_ENFORCED,
+            Part.NOT_ENFORCED,
+            Part.NOT_ENFORCED,
+            Part.NOT_ENFORCED,
+            Part.NOT_ENFORCED);
 
-    /** The three parts, by name. */
+    /** The first three parts; no resource limit asked for ({@link Part#NOT_REQUESTED}). */
+    public Confinement(Part processReach, Part fileWrites, Part network) {
+        this(processReach, fileWrites, network, Part.NOT_REQUESTED, Part.NOT_REQUESTED, Part.NOT_REQUESTED);
+    }
+
+    /** The parts, by name. */
     public enum Kind {
         /** {@link Confinement#processReach()}. */
         PROCESS_REACH,
         /** {@link Confinement#fileWrites()}. */
         FILE_WRITES,
         /** {@link Confinement#network()}. */
-        NETWORK
+        NETWORK,
+        /** {@link Confinement#memory()}. */
+        MEMORY,
+        /** {@link Confinement#processCount()}. */
+        PROCESS_COUNT,
+        /** {@link Confinement#cpu()}. */
+        CPU
     }
 
     /** The outcome of one part. */
@@ -51,6 +70,9 @@ public record Confinement(Part processReach, Part fileWrites, Part network) {
         Objects.requireNonNull(processReach, "processReach");
         Objects.requireNonNull(fileWrites, "fileWrites");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(processCount, "processCount");
+        Objects.requireNonNull(cpu, "cpu");
     }
 
     /** The outcome of {@code kind}. */
@@ -60,13 +82,29 @@ public record Confinement(Part processReach, Part fileWrites, Part network) {
                 return processReach;
             case FILE_WRITES:
                 return fileWrites;
-            default:
+            case NETWORK:
                 return network;
+            case MEMORY:
+                return memory;
+            case PROCESS_COUNT:
+                return processCount;
+            default:
+                return cpu;
         }
+    }
+
+    /** Whether any resource limit (memory, process count, CPU) was asked for. */
+    public boolean resourcesRequested() {
+        return memory != Part.NOT_REQUESTED || processCount != Part.NOT_REQUESTED || cpu != Part.NOT_REQUESTED;
     }
 
     /** Whether any part is enforced by the kernel. */
     public boolean anyEnforced() {
-        return processReach == Part.ENFORCED || fileWrites == Part.ENFORCED || network == Part.ENFORCED;
+        for (Kind k : Kind.values()) {
+            if (part(k) == Part.ENFORCED) {
+                return true;
+            }
+        }
+        return false;
     }
 }

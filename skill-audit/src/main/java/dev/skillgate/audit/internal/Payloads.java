@@ -143,12 +143,18 @@ final class Payloads {
             }
             m.put("early", st.earlyDelivery());
             st.runtimeSha256().ifPresent(d -> m.put("runtime", d.toString()));
-            // Process reach, file writes, network, each ENFORCED / NOT_REQUESTED / NOT_ENFORCED.
+            // Process reach, file writes, network, each ENFORCED / NOT_REQUESTED / NOT_ENFORCED; then
+            // memory, process count, CPU only when a resource limit was asked for (records stay as before).
             st.confinement()
                     .ifPresent(c -> m.put(
                             "confinement",
                             c.processReach().name() + "," + c.fileWrites().name() + ","
-                                    + c.network().name()));
+                                    + c.network().name()
+                                    + (c.resourcesRequested()
+                                            ? "," + c.memory().name() + ","
+                                                    + c.processCount().name() + ","
+                                                    + c.cpu().name()
+                                            : "")));
         } else if (event instanceof AuditEvent.Resolved rs) {
             m.put("run", rs.run().value());
             rs.revision().ifPresent(rev -> m.put("revision", rev.toString()));
@@ -359,16 +365,23 @@ final class Payloads {
                 hasConfinement ? Optional.of(confinement(Fields.string(m, "confinement"))) : Optional.empty());
     }
 
-    /** Exactly three part names joined by single commas, as the writer produces them. */
+    /** Exactly three (or, with resource limits asked for, six) part names joined by single commas. */
     private static Confinement confinement(String text) throws Frames.FormatException {
         String[] parts = text.split(",", -1);
-        if (parts.length != 3) {
-            throw new Frames.FormatException("'confinement' does not name three parts");
+        if (parts.length != 3 && parts.length != 6) {
+            throw new Frames.FormatException("'confinement' does not name three or six parts");
         }
-        return new Confinement(
-                constant(Confinement.Part.class, parts[0], "confinement part"),
-                constant(Confinement.Part.class, parts[1], "confinement part"),
-                constant(Confinement.Part.class, parts[2], "confinement part"));
+        Confinement.Part[] p = new Confinement.Part[6];
+        for (int i = 0; i < 6; i++) {
+            p[i] = i < parts.length
+                    ? constant(Confinement.Part.class, parts[i], "confinement part")
+                    : Confinement.Part.NOT_REQUESTED;
+        }
+        Confinement c = new Confinement(p[0], p[1], p[2], p[3], p[4], p[5]);
+        if (parts.length == 6 && !c.resourcesRequested()) {
+            throw new Frames.FormatException("'confinement' names resource parts that were not asked for");
+        }
+        return c;
     }
 
     private static AuditEvent decodeLateAnswer(Map<String, Object> m) throws Frames.FormatException {

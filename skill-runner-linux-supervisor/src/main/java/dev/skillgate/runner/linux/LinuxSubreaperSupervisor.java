@@ -10,6 +10,7 @@ import dev.skillgate.runner.linux.internal.SupervisorCore;
 import dev.skillgate.runner.linux.internal.Wire;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -54,6 +55,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
     private final LandlockPolicy landlock;
     private final ConfinementPolicy confinement;
     private final boolean spareHelper;
+    private final Optional<Path> delegatedCgroup;
     private volatile SupervisorCore core;
 
     private LinuxSubreaperSupervisor(Builder b) {
@@ -61,6 +63,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         this.landlock = b.landlock;
         this.confinement = b.confinement;
         this.spareHelper = b.spareHelper;
+        this.delegatedCgroup = b.delegatedCgroup;
     }
 
     /** A builder; {@link Builder#dataDirectory(Path)} is required. */
@@ -93,6 +96,11 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         return confinement;
     }
 
+    /** The cgroup v2 directory the host delegated to this supervisor, if it named one. */
+    public Optional<Path> delegatedCgroup() {
+        return delegatedCgroup;
+    }
+
     private SupervisorCore core() {
         SupervisorCore c = core;
         if (c == null) {
@@ -103,6 +111,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
                             dataDirectory,
                             policyByte(landlock),
                             policyByte(confinement),
+                            delegatedCgroup,
                             HelperLauncher.direct(),
                             spareHelper);
                     core = c;
@@ -145,6 +154,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         private LandlockPolicy landlock = LandlockPolicy.PREFER;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private boolean spareHelper = true;
+        private Optional<Path> delegatedCgroup = Optional.empty();
 
         private Builder() {}
 
@@ -163,6 +173,24 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         /** The kernel-confinement (L2) policy; {@link ConfinementPolicy#PREFER} unless set. */
         public Builder confinement(ConfinementPolicy confinement) {
             this.confinement = Objects.requireNonNull(confinement, "confinement");
+            return this;
+        }
+
+        /**
+         * A cgroup v2 directory the host delegated to this supervisor (absolute; owned by this user,
+         * on a cgroup2 file system — checked by the helper at every launch, which otherwise refuses it
+         * with {@code CONFINEMENT_UNAVAILABLE}). Per run the helper creates one child cgroup below it,
+         * starts the script inside it, writes {@code memory.max}, {@code pids.max} and {@code cpu.max}
+         * from {@link LaunchSpec#ceilings()} where the controller is available, and at the end proves
+         * with {@code cgroup.kill} and {@code populated 0} that nothing of the run is left. Without one
+         * (the default) no cgroup is touched and those limits are reported not enforced.
+         */
+        public Builder delegatedCgroup(Path directory) {
+            Objects.requireNonNull(directory, "directory");
+            if (!directory.isAbsolute()) {
+                throw new IllegalArgumentException("the delegated cgroup must be an absolute path");
+            }
+            this.delegatedCgroup = Optional.of(directory.normalize());
             return this;
         }
 

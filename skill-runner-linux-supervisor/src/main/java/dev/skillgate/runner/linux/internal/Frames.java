@@ -147,6 +147,11 @@ public final class Frames {
         public boolean detached() {
             return (flags & Wire.RFLAG_DETACHED) != 0;
         }
+
+        /** Whether the run's cgroup said {@code populated 0} after {@code cgroup.kill}. */
+        public boolean cgroupEmpty() {
+            return (flags & Wire.RFLAG_CGROUP_EMPTY) != 0;
+        }
     }
 
     static int u16(byte[] b, int off) {

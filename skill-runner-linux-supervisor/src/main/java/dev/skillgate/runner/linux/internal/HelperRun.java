@@ -6,6 +6,7 @@ import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.LaunchSpec;
+import dev.skillgate.runner.ResourceCeilings;
 import dev.skillgate.runner.SupervisedRun;
 import dev.skillgate.runner.SupervisionListener;
 import dev.skillgate.runner.SupervisionResult;
@@ -18,6 +19,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -64,6 +66,7 @@ public final class HelperRun implements SupervisedRun {
     private final SpareHelper spares;
     private final int policy;
     private final int confinementPolicy;
+    private final Optional<Path> delegatedCgroup;
     private final ExecutableIdentityCache identityCache;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService threads;
@@ -86,6 +89,7 @@ public final class HelperRun implements SupervisedRun {
             SpareHelper spares,
             int policy,
             int confinementPolicy,
+            Optional<Path> delegatedCgroup,
             ExecutableIdentityCache identityCache,
             ScheduledExecutorService scheduler,
             ExecutorService threads) {
@@ -95,6 +99,7 @@ public final class HelperRun implements SupervisedRun {
         this.spares = spares;
         this.policy = policy;
         this.confinementPolicy = confinementPolicy;
+        this.delegatedCgroup = delegatedCgroup;
         this.identityCache = identityCache;
         this.scheduler = scheduler;
         this.threads = threads;
@@ -201,7 +206,7 @@ public final class HelperRun implements SupervisedRun {
     private RequestEncoder.Options requestOptions() {
         if (spec.executableDigest().isEmpty()) {
             return new RequestEncoder.Options(
-                    policy, confinementPolicy, Wire.VERIFY_NONE, new byte[32], FileIdentity.NONE);
+                    policy, confinementPolicy, Wire.VERIFY_NONE, new byte[32], FileIdentity.NONE, delegatedCgroup);
         }
         String hex = spec.executableDigest().get().hex();
         FileIdentity known =
@@ -211,7 +216,8 @@ public final class HelperRun implements SupervisedRun {
                 confinementPolicy,
                 Wire.VERIFY_IDENTITY,
                 spec.executableDigest().get().bytes(),
-                known);
+                known,
+                delegatedCgroup);
     }
 
     private void readFrames(Process p, State st) {
@@ -506,8 +512,12 @@ public final class HelperRun implements SupervisedRun {
         } else if (!ran) {
             cleanup = CleanupEvidence.nothingStarted();
         } else {
+            // With a run cgroup the helper also saw "populated 0" after cgroup.kill, or proved nothing.
             cleanup = new CleanupEvidence(
-                    true, (int) Math.min(Integer.MAX_VALUE, r.descendantsSeen()), r.detached(), "ECHILD");
+                    true,
+                    (int) Math.min(Integer.MAX_VALUE, r.descendantsSeen()),
+                    r.detached(),
+                    r.cgroupEmpty() ? "ECHILD+CGROUP_EMPTY" : "ECHILD");
         }
         ProcessExit exit = ProcessExit.notObserved();
         if (ran && r.exitKind() == Wire.EXIT_CODE) {
@@ -530,7 +540,7 @@ public final class HelperRun implements SupervisedRun {
                 layer,
                 ran ? Duration.ofNanos(r.runNanos()) : javaElapsed,
                 detail,
-                ran ? confinementOf(st.hello, spec.confinement()) : Confinement.NONE);
+                ran ? confinementOf(st.hello, spec.confinement(), spec.ceilings()) : Confinement.NONE);
     }
 
     static String setupDetail(Frames.Result r) {
@@ -553,6 +563,12 @@ public final class HelperRun implements SupervisedRun {
             case Wire.SC_CONFINEMENT_UNAVAILABLE:
             case Wire.SC_CONFINEMENT_PATH:
             case Wire.SC_CHILD_NAMESPACE:
+            case Wire.SC_CGROUP_UNUSABLE:
+            case Wire.SC_CGROUP_NO_MEMORY:
+            case Wire.SC_CGROUP_NO_PIDS:
+            case Wire.SC_CGROUP_NO_CPU:
+            case Wire.SC_CHILD_CGROUP:
+            case Wire.SC_CGROUP_UNGUARDED:
                 code = ErrorCode.CONFINEMENT_UNAVAILABLE;
                 break;
             case Wire.SC_REQUEST_MALFORMED:
@@ -609,11 +625,22 @@ public final class HelperRun implements SupervisedRun {
 
     /** What the hello announced (and the child then applied, or the run failed) for each part. */
     static Confinement confinementOf(Frames.Hello hello, LaunchConfinement asked) {
+        return confinementOf(hello, asked, ResourceCeilings.NONE);
+    }
+
+    /**
+     * As above, with the cgroup limits {@code ceilings} asks for: each enforced when the hello
+     * announced it (a delegated cgroup with the controller), otherwise not enforced.
+     */
+    static Confinement confinementOf(Frames.Hello hello, LaunchConfinement asked, ResourceCeilings ceilings) {
         int parts = hello == null || hello.layer() == Wire.LAYER_NONE ? 0 : hello.parts();
         return new Confinement(
                 part(parts, Wire.CONF_PROCESS, true),
                 part(parts, Wire.CONF_FS_WRITES, asked.writableDirectories().isPresent()),
-                part(parts, Wire.CONF_NET_TCP, asked.tcpConnectPorts().isPresent()));
+                part(parts, Wire.CONF_NET_TCP, asked.tcpConnectPorts().isPresent()),
+                part(parts, Wire.CONF_MEMORY, ceilings.memoryBytes().isPresent()),
+                part(parts, Wire.CONF_PIDS, ceilings.processes().isPresent()),
+                part(parts, Wire.CONF_CPU, ceilings.cpuPercent().isPresent()));
     }
 
     private static Confinement.Part part(int parts, int bit, boolean asked) {

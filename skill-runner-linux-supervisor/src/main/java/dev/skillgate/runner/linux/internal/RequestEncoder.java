@@ -7,6 +7,7 @@ import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.ResourceCeilings;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,13 +29,26 @@ public final class RequestEncoder {
      *
      * @param policy the L1 (Landlock scoping) policy byte
      * @param confinementPolicy the L2 (kernel confinement) policy byte
+     * @param delegatedCgroup the cgroup v2 directory the host delegated, if it named one
      */
-    public record Options(int policy, int confinementPolicy, int verifyMode, byte[] digest, FileIdentity identity) {
+    public record Options(
+            int policy,
+            int confinementPolicy,
+            int verifyMode,
+            byte[] digest,
+            FileIdentity identity,
+            Optional<Path> delegatedCgroup) {
         public Options {
             if (digest.length != 32) {
                 throw new IllegalArgumentException("digest must be 32 bytes");
             }
             digest = digest.clone();
+            Objects.requireNonNull(delegatedCgroup, "delegatedCgroup");
+        }
+
+        /** Without a delegated cgroup. */
+        public Options(int policy, int confinementPolicy, int verifyMode, byte[] digest, FileIdentity identity) {
+            this(policy, confinementPolicy, verifyMode, digest, identity, Optional.empty());
         }
 
         @Override
@@ -70,11 +84,21 @@ public final class RequestEncoder {
                 spec.arguments(),
                 env,
                 spec.stdin(),
-                confine(options.confinementPolicy(), spec.confinement())));
+                confine(options.confinementPolicy(), spec.confinement(), options.delegatedCgroup(), c)));
     }
 
-    /** The confinement section for {@code c} under {@code policy}. */
+    /** The confinement section for {@code c} under {@code policy}, without resource limits. */
     static Confine confine(int policy, LaunchConfinement c) {
+        return confine(policy, c, Optional.empty(), ResourceCeilings.NONE);
+    }
+
+    /**
+     * The confinement section for {@code c} under {@code policy}; the cgroup limits of {@code ceilings}
+     * go to the helper only together with a delegated cgroup (without one nothing would apply them).
+     */
+    static Confine confine(int policy, LaunchConfinement c, Optional<Path> cgroup, ResourceCeilings ceilings) {
+        String dir = cgroup.map(Path::toString).orElse("");
+        boolean cg = !dir.isEmpty();
         return new Confine(
                 policy,
                 c.writableDirectories().isPresent() ? Wire.FS_ALLOW_LIST : Wire.FS_UNRESTRICTED,
@@ -83,7 +107,11 @@ public final class RequestEncoder {
                         .map(Object::toString)
                         .toList(),
                 c.tcpConnectPorts().orElse(List.of()),
-                requiredBits(c));
+                requiredBits(c),
+                dir,
+                cg ? ceilings.memoryBytes().orElse(0) : 0,
+                cg ? ceilings.processes().orElse(0) : 0,
+                cg ? ceilings.cpuPercent().orElse(0) * (Wire.REQ_CPU_PERIOD_US / 100) : 0);
     }
 
     static int requiredBits(LaunchConfinement c) {
@@ -97,11 +125,20 @@ public final class RequestEncoder {
         if (c.required().contains(Confinement.Kind.NETWORK)) {
             bits |= Wire.CONF_NET_TCP;
         }
+        if (c.required().contains(Confinement.Kind.MEMORY)) {
+            bits |= Wire.CONF_MEMORY;
+        }
+        if (c.required().contains(Confinement.Kind.PROCESS_COUNT)) {
+            bits |= Wire.CONF_PIDS;
+        }
+        if (c.required().contains(Confinement.Kind.CPU)) {
+            bits |= Wire.CONF_CPU;
+        }
         return bits;
     }
 
     /**
-     * The request's confinement section (protocol 3), unchecked.
+     * The request's confinement section (protocols 3 and 4), unchecked.
      *
      * @param policy the L2 policy byte
      * @param fsMode {@link Wire#FS_UNRESTRICTED} or {@link Wire#FS_ALLOW_LIST}
@@ -109,9 +146,22 @@ public final class RequestEncoder {
      * @param writable the writable directories (absolute paths)
      * @param ports the TCP ports the script may connect to
      * @param required the {@code CONF_*} bits the helper must apply or refuse
+     * @param cgroupDir the delegated cgroup v2 directory, {@code ""} for none
+     * @param memoryMax {@code memory.max} in bytes, 0 for none
+     * @param pidsMax {@code pids.max}, 0 for none
+     * @param cpuQuotaUs {@code cpu.max} quota per 100 ms, 0 for none
      */
     public record Confine(
-            int policy, int fsMode, int netMode, List<String> writable, List<Integer> ports, int required) {
+            int policy,
+            int fsMode,
+            int netMode,
+            List<String> writable,
+            List<Integer> ports,
+            int required,
+            String cgroupDir,
+            long memoryMax,
+            long pidsMax,
+            long cpuQuotaUs) {
         /** L2 off, nothing restricted. */
         public static final Confine OFF =
                 new Confine(Wire.POLICY_OFF, Wire.FS_UNRESTRICTED, Wire.NET_UNRESTRICTED, List.of(), List.of(), 0);
@@ -119,6 +169,12 @@ public final class RequestEncoder {
         public Confine {
             writable = List.copyOf(writable);
             ports = List.copyOf(ports);
+            Objects.requireNonNull(cgroupDir, "cgroupDir");
+        }
+
+        /** Without resources. */
+        public Confine(int policy, int fsMode, int netMode, List<String> writable, List<Integer> ports, int required) {
+            this(policy, fsMode, netMode, writable, ports, required, "", 0, 0, 0);
         }
     }
 
@@ -304,6 +360,10 @@ public final class RequestEncoder {
             body.write(port >>> 8);
             body.write(port);
         }
+        string(body, c.cgroupDir());
+        u64(body, c.memoryMax());
+        u32(body, c.pidsMax());
+        u32(body, c.cpuQuotaUs());
 
         byte[] b = body.toByteArray();
         ByteArrayOutputStream out = new ByteArrayOutputStream(9 + b.length);

@@ -41,6 +41,7 @@ public final class SupervisorCore {
     private final Optional<HelperProbe.Probe> probe;
     private final int policy;
     private final int confinementPolicy;
+    private final Optional<Path> delegatedCgroup;
     private final SpareHelper spares;
     private final ExecutableIdentityCache identityCache = new ExecutableIdentityCache();
 
@@ -50,8 +51,10 @@ public final class SupervisorCore {
             Optional<HelperProbe.Probe> probe,
             int policy,
             int confinementPolicy,
+            Optional<Path> delegatedCgroup,
             SpareHelper spares) {
         this.capabilities = capabilities;
+        this.delegatedCgroup = delegatedCgroup;
         this.installed = installed;
         this.probe = probe;
         this.policy = policy;
@@ -84,14 +87,38 @@ public final class SupervisorCore {
      */
     public static SupervisorCore prepare(
             Path dataDirectory, int policy, int confinementPolicy, HelperLauncher launcher, boolean spare) {
+        return prepare(dataDirectory, policy, confinementPolicy, Optional.empty(), launcher, spare);
+    }
+
+    /**
+     * As {@link #prepare(Path, int, int, HelperLauncher, boolean)} with the cgroup v2 directory the
+     * host delegated (if any): each launch's helper creates the run's own cgroup below it, applies the
+     * cgroup limits of {@link LaunchSpec#ceilings()} where the controller is available, and adds the
+     * {@code cgroup.kill} / {@code populated 0} proof. Nothing is written anywhere without one.
+     */
+    public static SupervisorCore prepare(
+            Path dataDirectory,
+            int policy,
+            int confinementPolicy,
+            Optional<Path> delegatedCgroup,
+            HelperLauncher launcher,
+            boolean spare) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
+        Objects.requireNonNull(delegatedCgroup, "delegatedCgroup");
         Objects.requireNonNull(launcher, "launcher");
         SpareHelper spares = new SpareHelper(launcher, spare, THREADS);
         HelperInstaller.Installation installation = HelperInstaller.install(dataDirectory);
         if (installation instanceof HelperInstaller.Unavailable) {
             HelperInstaller.Unavailable u = (HelperInstaller.Unavailable) installation;
             LOG.warn("Skillgate Linux supervisor unavailable: {}", u.describe());
-            return unavailable(u.describe(), policy, confinementPolicy, spares, Optional.empty(), Optional.empty());
+            return unavailable(
+                    u.describe(),
+                    policy,
+                    confinementPolicy,
+                    delegatedCgroup,
+                    spares,
+                    Optional.empty(),
+                    Optional.empty());
         }
         HelperInstaller.Installed inst = (HelperInstaller.Installed) installation;
         HelperProbe.Outcome probed = HelperProbe.probe(inst);
@@ -99,40 +126,41 @@ public final class SupervisorCore {
         if (probed.refusal().isPresent()) {
             String d = probed.refusal().get().describe();
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, delegatedCgroup, spares, Optional.of(inst), probe);
         }
         if (probe.isEmpty()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper does not run here (is the data directory mounted noexec?)";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, delegatedCgroup, spares, Optional.of(inst), probe);
         }
         HelperProbe.Probe pr = probe.get();
         if (pr.protocol() != Wire.PROTOCOL || !pr.selftestOk()) {
             String d = "SUPERVISOR_UNAVAILABLE: the helper's protocol or self-test does not match this library";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, delegatedCgroup, spares, Optional.of(inst), probe);
         }
         if (!pr.subreaper()) {
             String d = "PROCESS_OWNERSHIP_UNSUPPORTED: the kernel refused PR_SET_CHILD_SUBREAPER";
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, delegatedCgroup, spares, Optional.of(inst), probe);
         }
         boolean scope = pr.landlockScope();
         if (policy == Wire.POLICY_REQUIRE && !scope) {
             String d = "HARDENING_UNAVAILABLE: Landlock signal scoping (ABI 6) is required; the kernel offers ABI "
                     + pr.landlockAbi();
             LOG.warn("Skillgate Linux supervisor unavailable: {}", d);
-            return unavailable(d, policy, confinementPolicy, spares, Optional.of(inst), probe);
+            return unavailable(d, policy, confinementPolicy, delegatedCgroup, spares, Optional.of(inst), probe);
         }
         HardeningLayer layer = policy != Wire.POLICY_OFF && scope ? HardeningLayer.L1 : HardeningLayer.L0;
-        boolean anyPart = pr.pidNamespace() || pr.landlockFs() || pr.landlockNet();
+        boolean anyPart = pr.pidNamespace() || pr.landlockFs() || pr.landlockNet() || delegatedCgroup.isPresent();
         if (layer == HardeningLayer.L1 && confinementPolicy != Wire.POLICY_OFF && anyPart) {
             layer = HardeningLayer.L2;
         }
         String detail = "helper " + pr.version() + " (" + inst.platform() + "), Landlock ABI " + pr.landlockAbi()
                 + ", policy " + policyName(policy) + ", confinement " + policyName(confinementPolicy) + " (process "
                 + (pr.pidNamespace() ? "yes" : "no") + ", writes " + (pr.landlockFs() ? "yes" : "no") + ", tcp "
-                + (pr.landlockNet() ? "yes" : "no") + "), layer " + layer;
+                + (pr.landlockNet() ? "yes" : "no") + "), " + CgroupControllers.describe(delegatedCgroup) + ", layer "
+                + layer;
         if (layer != HardeningLayer.L0) {
             LOG.info("Skillgate Linux supervisor ready: {}. Not a sandbox.", detail);
         } else {
@@ -142,11 +170,12 @@ public final class SupervisorCore {
                     detail);
         }
         SupervisorCore core = new SupervisorCore(
-                new SupervisorCapabilities(true, true, layer, detail, offered(pr, confinementPolicy)),
+                new SupervisorCapabilities(true, true, layer, detail, offered(pr, confinementPolicy, delegatedCgroup)),
                 Optional.of(inst),
                 probe,
                 policy,
                 confinementPolicy,
+                delegatedCgroup,
                 spares);
         spares.replenish(inst);
         return core;
@@ -154,22 +183,41 @@ public final class SupervisorCore {
 
     /** The parts a launch gets when it asks for them: what the probe found, unless the policy is off. */
     static Confinement offered(HelperProbe.Probe pr, int confinementPolicy) {
+        return offered(pr, confinementPolicy, Optional.empty());
+    }
+
+    /**
+     * As above; a resource limit is offered only in a delegated cgroup whose {@code cgroup.controllers}
+     * lists its controller (the helper checks again per launch and refuses or reports what it could not).
+     */
+    static Confinement offered(HelperProbe.Probe pr, int confinementPolicy, Optional<Path> cgroup) {
         boolean on = confinementPolicy != Wire.POLICY_OFF;
+        CgroupControllers cc = CgroupControllers.of(cgroup);
         return new Confinement(
                 on && pr.pidNamespace() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
                 on && pr.landlockFs() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
-                on && pr.landlockNet() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED);
+                on && pr.landlockNet() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && cc.memory() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && cc.pids() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED,
+                on && cc.cpu() ? Confinement.Part.ENFORCED : Confinement.Part.NOT_ENFORCED);
     }
 
     private static SupervisorCore unavailable(
             String detail,
             int policy,
             int confinementPolicy,
+            Optional<Path> delegatedCgroup,
             SpareHelper spares,
             Optional<HelperInstaller.Installed> inst,
             Optional<HelperProbe.Probe> probe) {
         return new SupervisorCore(
-                SupervisorCapabilities.unavailable(detail), inst, probe, policy, confinementPolicy, spares);
+                SupervisorCapabilities.unavailable(detail),
+                inst,
+                probe,
+                policy,
+                confinementPolicy,
+                delegatedCgroup,
+                spares);
     }
 
     /** What this supervisor offers here. */
@@ -214,7 +262,16 @@ public final class SupervisorCore {
             return new SettledRun(r);
         }
         HelperRun run = new HelperRun(
-                spec, listener, installed.get(), spares, policy, confinementPolicy, identityCache, WATCHDOGS, THREADS);
+                spec,
+                listener,
+                installed.get(),
+                spares,
+                policy,
+                confinementPolicy,
+                delegatedCgroup,
+                identityCache,
+                WATCHDOGS,
+                THREADS);
         run.start();
         return run;
     }

@@ -8,7 +8,7 @@ package dev.skillgate.runner.linux.internal;
 public final class Wire {
     private Wire() {}
 
-    public static final int PROTOCOL = 3;
+    public static final int PROTOCOL = 4;
     public static final byte[] REQUEST_MAGIC = {'S', 'K', 'S', 'V'};
 
     public static final int REQ_MAX_BODY = 2 * 1024 * 1024 + 64 * 1024;
@@ -25,6 +25,10 @@ public final class Wire {
     public static final int REQ_MAX_STDERR = 16_384;
     public static final int REQ_MAX_WRITABLE = 16;
     public static final int REQ_MAX_PORTS = 64;
+    public static final int REQ_MAX_PIDS = 4_194_304;
+    public static final int REQ_CPU_PERIOD_US = 100_000;
+    public static final int REQ_MIN_CPU_QUOTA_US = 1_000;
+    public static final int REQ_MAX_CPU_QUOTA_US = 102_400_000;
 
     public static final int POLICY_OFF = 0;
     public static final int POLICY_PREFER = 1;
@@ -38,6 +42,10 @@ public final class Wire {
     public static final int CONF_FS_WRITES = 0x01;
     public static final int CONF_NET_TCP = 0x02;
     public static final int CONF_PROCESS = 0x04;
+    public static final int CONF_MEMORY = 0x08;
+    public static final int CONF_PIDS = 0x10;
+    public static final int CONF_CPU = 0x20;
+    public static final int CONF_CGROUP = 0x40;
 
     public static final int VERIFY_NONE = 0;
     public static final int VERIFY_FULL = 1;
@@ -95,6 +103,7 @@ public final class Wire {
     public static final int RFLAG_STDOUT_OVERFLOW = 0x02;
     public static final int RFLAG_STDERR_OVERFLOW = 0x04;
     public static final int RFLAG_SINK_BROKEN = 0x08;
+    public static final int RFLAG_CGROUP_EMPTY = 0x10;
 
     public static final int SC_NONE = 0;
     public static final int SC_REQUEST_MALFORMED = 1;
@@ -112,6 +121,10 @@ public final class Wire {
     public static final int SC_WORKSPACE_CHANGED = 13;
     public static final int SC_CONFINEMENT_UNAVAILABLE = 14;
     public static final int SC_CONFINEMENT_PATH = 15;
+    public static final int SC_CGROUP_UNUSABLE = 16;
+    public static final int SC_CGROUP_NO_MEMORY = 17;
+    public static final int SC_CGROUP_NO_PIDS = 18;
+    public static final int SC_CGROUP_NO_CPU = 19;
     public static final int SC_CHILD_SETSID = 20;
     public static final int SC_CHILD_SIGNALS = 21;
     public static final int SC_CHILD_PDEATHSIG = 22;
@@ -123,6 +136,8 @@ public final class Wire {
     public static final int SC_CHILD_VERIFY = 28;
     public static final int SC_CHILD_EXEC = 29;
     public static final int SC_CHILD_NAMESPACE = 30;
+    public static final int SC_CHILD_CGROUP = 31;
+    public static final int SC_CGROUP_UNGUARDED = 32;
 
     public static final int HELPER_EXIT_PROVEN = 0;
     public static final int HELPER_EXIT_INTERNAL = 1;
