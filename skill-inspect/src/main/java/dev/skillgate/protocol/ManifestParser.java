@@ -11,6 +11,7 @@ import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Text;
 import dev.skillgate.model.Timeout;
 import dev.skillgate.protocol.internal.JsonPointers;
+import dev.skillgate.protocol.internal.ManifestCache;
 import dev.skillgate.protocol.internal.StrictJsonDecoder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -39,7 +40,9 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Every problem found is reported with the JSON pointer of the offending field. The parser does
  * not read files — the caller supplies the bytes, read through the bounded reader — and does not
- * check that declared files exist. Stateless and thread-safe.
+ * check that declared files exist. Thread-safe. An accepted verdict is kept by content (at most 256,
+ * least recently used out; decision 0806) and returned again for equal bytes: parsing the same
+ * manifest twice compiles its schemas once, and the verdict is the same immutable value.
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class ManifestParser {
@@ -63,6 +66,14 @@ public final class ManifestParser {
     public static ManifestVerdict parse(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
         byte[] copy = bytes.clone();
+        if (copy.length > Limits.MANIFEST_BYTES) {
+            return parseCopy(copy);
+        }
+        // Accepted manifests are kept by content (decision 0806): the same bytes compile nothing again.
+        return ManifestCache.SHARED.verdict(copy, ManifestParser::parseCopy);
+    }
+
+    private static ManifestVerdict parseCopy(byte[] copy) {
         if (copy.length > Limits.MANIFEST_BYTES) {
             return rejected(Diagnostic.error(
                     ErrorCode.MANIFEST_TOO_LARGE,

@@ -42,6 +42,12 @@ import java.util.concurrent.ConcurrentHashMap;
 final class EngineVariants implements AutoCloseable {
     static final String TRUSTED = "`SkillGate.execute`, trusted revision";
     static final String ASK = "`SkillGate.execute`, ask each time (approved at once)";
+    /** The trusted path in a root of 1,000 skills, paired with the same path in a one-skill root. */
+    static final String TRUSTED_1000 =
+            "`SkillGate.execute`, trusted revision, 1,000-skill root (paired with the one-skill root)";
+    /** Skills in the wide root (the echo skill and 999 others). */
+    static final int WIDE_ROOT_SKILLS = 1000;
+
     private static final AgentId AGENT = AgentId.of("bench-agent");
     private static final String SKILL = "echo";
 
@@ -49,6 +55,8 @@ final class EngineVariants implements AutoCloseable {
     private final SkillGateAdmin askAdmin;
     private final SkillGate trustedGate;
     private final SkillGate askGate;
+    private final SkillGateAdmin wideAdmin;
+    private final SkillGate wideGate;
     private final byte[] invocation;
     private final Path workspace;
     private final Map<String, Long> marks = new ConcurrentHashMap<>();
@@ -58,12 +66,15 @@ final class EngineVariants implements AutoCloseable {
     private EngineVariants(
             SkillGateAdmin trustedAdmin,
             SkillGateAdmin askAdmin,
+            SkillGateAdmin wideAdmin,
             Path skills,
+            Path wideSkills,
             NodeRuntime runtime,
             byte[] invocation,
             Path workspace) {
         this.trustedAdmin = trustedAdmin;
         this.askAdmin = askAdmin;
+        this.wideAdmin = wideAdmin;
         this.invocation = invocation.clone();
         this.workspace = workspace;
         this.trustedGate = SkillGate.builder()
@@ -83,11 +94,16 @@ final class EngineVariants implements AutoCloseable {
                 .approvalChannel(new ApproveEverything())
                 .listener(this::onEvent)
                 .build();
+        this.wideGate = SkillGate.builder()
+                .admin(wideAdmin)
+                .skillRoot(wideSkills)
+                .nodeRuntime(runtime)
+                .approvalChannel(new ApproveEverything())
+                .build();
     }
 
-    static EngineVariants create(Path base, String version, NodeFixture fixture, byte[] invocation, Path workspace)
-            throws IOException {
-        Path skills = Files.createDirectories(base.resolve("skills"));
+    /** Writes the echo skill (and returns its directory). */
+    private static Path echoSkill(Path skills, NodeFixture fixture) throws IOException {
         Path dir = Files.createDirectories(skills.resolve(SKILL));
         Files.writeString(
                 dir.resolve("SKILL.md"), "---\nname: " + SKILL + "\ndescription: Echoes its input.\n---\n# Echo\n");
@@ -98,6 +114,30 @@ final class EngineVariants implements AutoCloseable {
                         + fixture.fileName() + "\"],\"inputSchema\":" + open + ",\"outputSchema\":" + open + "}");
         Files.createDirectories(dir.resolve("scripts"));
         Files.write(dir.resolve("scripts").resolve(fixture.fileName()), fixture.bytes());
+        return dir;
+    }
+
+    static EngineVariants create(Path base, String version, NodeFixture fixture, byte[] invocation, Path workspace)
+            throws IOException {
+        Path skills = Files.createDirectories(base.resolve("skills"));
+        Path dir = echoSkill(skills, fixture);
+        // The same echo skill among 999 others (each a SKILL.md and an execution.json, as discovery
+        // meets them), names sorting before and after it.
+        Path wideSkills = Files.createDirectories(base.resolve("skills-1000"));
+        echoSkill(wideSkills, fixture);
+        for (int i = 1; i < WIDE_ROOT_SKILLS; i++) {
+            String name = String.format(Locale.ROOT, "%s-%04d", i % 2 == 0 ? "aa" : "zz", i);
+            Path other = Files.createDirectories(wideSkills.resolve(name));
+            Files.writeString(
+                    other.resolve("SKILL.md"),
+                    "---\nname: " + name + "\ndescription: Skill number " + i + " of the wide root.\n---\n# " + name
+                            + "\n");
+            Files.writeString(
+                    other.resolve("execution.json"),
+                    "{\"schemaVersion\":1,\"entrypoint\":\"scripts/x.mjs\",\"files\":[\"scripts/x.mjs\"],"
+                            + "\"inputSchema\":{\"type\":\"object\",\"properties\":{}},"
+                            + "\"outputSchema\":{\"type\":\"object\",\"properties\":{}}}");
+        }
         Revision revision;
         try (SkillArtifact artifact = SkillArtifact.capture(dir).artifact().orElseThrow()) {
             revision = artifact.revision();
@@ -109,7 +149,12 @@ final class EngineVariants implements AutoCloseable {
             throw new IllegalStateException("trusting the benchmark revision failed");
         }
         SkillGateAdmin ask = SkillGateAdmin.open(base.resolve("data-ask"));
-        return new EngineVariants(trusted, ask, skills, runtime, invocation, workspace);
+        SkillGateAdmin wide = SkillGateAdmin.open(base.resolve("data-trusted-1000"));
+        if (!wide.trustRevision(revision, AGENT, workspace, Timeout.DEFAULT, OutputLimit.DEFAULT)
+                .isSuccess()) {
+            throw new IllegalStateException("trusting the benchmark revision failed (1,000-skill root)");
+        }
+        return new EngineVariants(trusted, ask, wide, skills, wideSkills, runtime, invocation, workspace);
     }
 
     long trusted() {
@@ -118,6 +163,27 @@ final class EngineVariants implements AutoCloseable {
 
     long askEachTime() {
         return run(askGate, "ask");
+    }
+
+    /** The trusted path in the 1,000-skill root (no phases: the one-skill root's are the same steps). */
+    long trustedWideRoot() {
+        return bare(wideGate, "trusted, 1,000-skill root");
+    }
+
+    /** One trusted execute, safe to call from several threads at once (the concurrency sweep). */
+    long trustedConcurrent() {
+        return bare(trustedGate, "trusted (concurrent)");
+    }
+
+    private long bare(SkillGate gate, String path) {
+        long t0 = System.nanoTime();
+        ExecutionEnvelope envelope =
+                gate.execute(ExecutionRequest.of(RunId.random(), AGENT, SKILL, invocation, workspace));
+        long t1 = System.nanoTime();
+        if (!envelope.succeeded()) {
+            throw new IllegalStateException(path + ": the execution must succeed: " + envelope);
+        }
+        return t1 - t0;
     }
 
     private long run(SkillGate gate, String path) {
@@ -177,8 +243,10 @@ final class EngineVariants implements AutoCloseable {
     public void close() {
         trustedGate.close();
         askGate.close();
+        wideGate.close();
         trustedAdmin.close();
         askAdmin.close();
+        wideAdmin.close();
     }
 
     /** Approves every request at once: the benchmark measures the consent path, not a human. */

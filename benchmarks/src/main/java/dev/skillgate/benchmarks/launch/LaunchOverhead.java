@@ -96,6 +96,9 @@ public final class LaunchOverhead {
     static final String RUNNER_L2 =
             "runner (Linux supervisor), L2 with a workspace-write contract (paired with the L1-only runner)";
 
+    /** The shell-based peers' launch: {@code sh -c "node entry.mjs"}. */
+    static final String SH_PEER = "peer: `sh -c \"node entry.mjs\"`";
+
     static final String BARE_GUARD = "bare, runner's flags + module guard (paired with bare, runner's flags)";
     static final String BARE_WIDE_FLAGS = "bare, 64-file skill, runner's flags (paired with bare, 64-file skill)";
     static final String BARE_WIDE_GUARD =
@@ -103,11 +106,29 @@ public final class LaunchOverhead {
 
     /** Variants judged against another baseline than {@code bare}: the pair differs only in what is measured. */
     static final Map<String, String> PAIRED_WITH = Map.of(
-            RUNNER_WIDE, BARE_WIDE,
-            BARE_GUARD, "bare, runner's flags",
-            BARE_WIDE_FLAGS, BARE_WIDE,
-            BARE_WIDE_GUARD, BARE_WIDE_FLAGS,
-            RUNNER_L2, RUNNER_L1);
+            RUNNER_WIDE,
+            BARE_WIDE,
+            BARE_GUARD,
+            "bare, runner's flags",
+            BARE_WIDE_FLAGS,
+            BARE_WIDE,
+            BARE_WIDE_GUARD,
+            BARE_WIDE_FLAGS,
+            RUNNER_L2,
+            RUNNER_L1,
+            EngineVariants.TRUSTED_1000,
+            EngineVariants.TRUSTED);
+
+    /** Further paired comparisons printed after the main table: variant, then its baseline. */
+    static final List<List<String>> ALSO_PAIRED = List.of(
+            List.of(EngineVariants.TRUSTED, SH_PEER),
+            List.of("runner (Linux supervisor)", SH_PEER),
+            List.of(SH_PEER, "bare"),
+            List.of(EngineVariants.TRUSTED_1000, EngineVariants.TRUSTED));
+
+    static String shQuote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
 
     /**
      * The runner's argv for a bundle written at {@code dir}: node, the fixed flags, the module guard's
@@ -129,6 +150,9 @@ public final class LaunchOverhead {
     }
 
     private LaunchOverhead() {}
+
+    /** Calls per block of the concurrency sweep (third argument). */
+    private static int sweepOps = 32;
 
     /**
      * A bundle of {@code files} ES modules: {@code entry.mjs} imports {@code lib/m01.mjs} …, each
@@ -180,6 +204,7 @@ public final class LaunchOverhead {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        sweepOps = args.length > 2 ? Integer.parseInt(args[2]) : 32;
         System.out.println("machine: " + Machine.describe());
         Path base = Files.createTempDirectory("skillgate-launch-");
         try {
@@ -191,6 +216,12 @@ public final class LaunchOverhead {
 
     private static void run(Path base, int rounds, int warmup) throws Exception {
         String version = NodeHost.version();
+        baselineEnvironment = dev.skillgate.runner.internal.ChildEnvironment.forRun(
+                Files.createDirectories(base.resolve("baseline-home")),
+                Files.createDirectories(base.resolve("baseline-tmp")));
+        System.out.println("baseline environment (the runner's): " + baselineEnvironment.keySet()
+                + "; inherited NODE_EXTRA_CA_CERTS "
+                + (System.getenv("NODE_EXTRA_CA_CERTS") == null ? "absent" : "present, not passed"));
         Path scriptDir = Files.createDirectories(base.resolve("bare"));
         Path script = NodeFixture.ECHO_MJS.writeTo(scriptDir);
         Path workspace = Files.createDirectories(base.resolve("workspace"));
@@ -239,6 +270,14 @@ public final class LaunchOverhead {
         flagged.addAll(RUNNER_FLAGS);
         flagged.add(script.toString());
         variants.put("bare, runner's flags", () -> bare(flagged, workspace, invocation));
+        // The peers' way (LangChain4j's shell runner): a shell that starts node. Node by absolute path,
+        // since the runner's PATH (/usr/bin:/bin) need not hold it; the shell still parses and forks.
+        variants.put(
+                SH_PEER,
+                () -> bare(
+                        List.of("/bin/sh", "-c", shQuote(NODE.toString()) + " " + shQuote(script.toString())),
+                        workspace,
+                        invocation));
         // The module guard alone (decision 0510): the same spawn with the runner's flags and the guard's
         // --import for this one-file bundle, paired with the spawn with the runner's flags.
         List<String> oneGuarded = guarded(version, scriptDir, script, NodeFixture.ECHO_MJS.portablePath(), files);
@@ -366,12 +405,18 @@ public final class LaunchOverhead {
         EngineVariants engine = EngineVariants.create(base, version, NodeFixture.ECHO_MJS, invocation, workspace);
         variants.put(EngineVariants.TRUSTED, engine::trusted);
         variants.put(EngineVariants.ASK, engine::askEachTime);
+        variants.put(EngineVariants.TRUSTED_1000, engine::trustedWideRoot);
+        // Skill roots live long; the catalog trusts a tree by identity once it is older than its
+        // racily-clean margin (2 s, decision 0805). The trees above were written just now.
+        Thread.sleep(2_500);
 
         Map<String, List<Long>> samples = new LinkedHashMap<>();
         variants.keySet().forEach(k -> samples.put(k, new ArrayList<>()));
         List<Map.Entry<String, Variant>> order = new ArrayList<>(variants.entrySet());
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
         Map<String, List<Double>> added = new LinkedHashMap<>();
+        Map<List<String>, List<Double>> alsoRatios = new LinkedHashMap<>();
+        Map<List<String>, List<Double>> alsoAdded = new LinkedHashMap<>();
         for (int round = -warmup; round < rounds; round++) {
             measuring[0] = round >= 0;
             Map<String, Long> thisRound = new LinkedHashMap<>();
@@ -386,6 +431,12 @@ public final class LaunchOverhead {
                     ratios.computeIfAbsent(k, x -> new ArrayList<>()).add((double) ns / bare);
                     added.computeIfAbsent(k, x -> new ArrayList<>()).add((ns - bare) / 1e6);
                 });
+                for (List<String> pair : ALSO_PAIRED) {
+                    long a = thisRound.get(pair.get(0));
+                    long b = thisRound.get(pair.get(1));
+                    alsoRatios.computeIfAbsent(pair, x -> new ArrayList<>()).add((double) a / b);
+                    alsoAdded.computeIfAbsent(pair, x -> new ArrayList<>()).add((a - b) / 1e6);
+                }
             }
         }
 
@@ -426,19 +477,60 @@ public final class LaunchOverhead {
                 Stats.median(phaseStarted) / 1e6,
                 Stats.median(phaseSettled) / 1e6,
                 Stats.median(phaseReturned) / 1e6);
+        System.out.println();
+        System.out.println("| paired per round | added ms: median (p25–p75) | ratio: median (p25–p75) |");
+        System.out.println("|---|---:|---:|");
+        for (List<String> pair : ALSO_PAIRED) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s vs %s | %s | %s× |%n",
+                    pair.get(0),
+                    pair.get(1),
+                    Stats.medianWithQuartiles(alsoAdded.get(pair), "%+.1f"),
+                    Stats.medianWithQuartiles(alsoRatios.get(pair), "%.2f"));
+        }
         engine.printPhases();
         measuring[0] = false;
+        Map<String, List<Double>> chart = new LinkedHashMap<>();
+        for (String k : List.of(
+                "bare",
+                SH_PEER,
+                "runner (Linux supervisor)",
+                EngineVariants.TRUSTED,
+                EngineVariants.TRUSTED_1000,
+                EngineVariants.ASK)) {
+            chart.put(k, samples.get(k).stream().map(ns -> ns / 1e6).toList());
+        }
+        String when = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES) + ", load "
+                + Machine.loadAverage().orElse("?") + ", " + rounds + " rounds, node " + version
+                + ", the runner's environment";
+        Svg.write(
+                Svg.docs().resolve("performance-launch.svg"),
+                Svg.boxPlots("Launch: one call of a one-file echo skill, ms", when, chart));
+        Variant bareOne = variants.get("bare");
+        ConcurrencySweep.run(bareOne::once, engine::trustedConcurrent, sweepOps, when);
         Variant runnerVariant = variants.get("runner (Linux supervisor)");
         LaunchProfile.print("runner launches", 20, runnerVariant::once, base);
         LaunchProfile.print("`SkillGate.execute` calls, ask each time", 20, engine::askEachTime, base);
         engine.close();
     }
 
-    private static long bare(List<String> command, Path workspace, byte[] invocation)
-            throws IOException, InterruptedException {
+    /**
+     * The environment every baseline starts with: the runner's own ({@code ChildEnvironment.forRun}:
+     * {@code PATH}, {@code HOME}, {@code TMPDIR}, {@code LANG} and nothing else), so no baseline
+     * inherits what the runner strips ({@code NODE_EXTRA_CA_CERTS} makes a node start 2.6× slower).
+     */
+    private static volatile Map<String, String> baselineEnvironment = Map.of();
+
+    static Map<String, String> baselineEnvironment() {
+        return baselineEnvironment;
+    }
+
+    static long bare(List<String> command, Path workspace, byte[] invocation) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().clear();
+        pb.environment().putAll(baselineEnvironment);
         pb.directory(workspace.toFile());
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();

@@ -95,9 +95,13 @@ public final class EngineCore {
     private final ExecutionFlow executions;
     private final Activations activations;
     private final Inspections inspections;
+    /** Discovery once, revalidated per lookup (decision 0805). */
+    private final SkillCatalogCache catalog;
 
     public EngineCore(Config config) {
         this.config = Objects.requireNonNull(config, "config");
+        this.catalog = new SkillCatalogCache(
+                () -> SkillDiscovery.discover(DiscoveryOptions.of(config.skillRoots())), config.skillRoots());
         Demands demands =
                 new Demands(config.maxPendingApprovalsPerAgent(), config.maxApprovalRequestsPerAgentPerMinute());
         this.supervision = new Supervision(config);
@@ -118,17 +122,17 @@ public final class EngineCore {
 
     /** Discovers the skills under the configured roots (inert). */
     public DiscoveryResult discover() {
-        return SkillDiscovery.discover(DiscoveryOptions.of(config.skillRoots()));
+        return catalog.discover();
     }
 
-    /** The loadable skill called {@code name}, if discovery finds one. */
+    /** The loadable skill called {@code name}, if the catalog (decision 0805) finds one. */
     public Optional<DiscoveredSkill> locate(SkillName name) {
-        for (DiscoveredSkill s : discover().skills()) {
-            if (s.name().equals(name.value())) {
-                return Optional.of(s);
-            }
-        }
-        return Optional.empty();
+        return catalog.locate(name.value());
+    }
+
+    /** How many discovery walks this gate made (benchmarks and tests). */
+    public long discoveryWalks() {
+        return catalog.walks();
     }
 
     /**
