@@ -285,6 +285,7 @@ public final class SkillGate implements AutoCloseable {
         private String supervisorName;
         private boolean allowUnprovenCleanup;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
+        private Optional<Path> delegatedCgroup = Optional.empty();
         private ExecutionListener listener = ExecutionListener.NONE;
         private AgentContext agentContext;
         private String namespace;
@@ -547,6 +548,22 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A cgroup v2 directory the host delegated to the built-in Linux supervisor (decision 0543):
+         * each run then lives in its own child cgroup below it and its cleanup proof adds
+         * {@code cgroup.kill} and {@code populated 0}. Nothing is written into any cgroup without it.
+         * The gate asks for no cgroup limits, so memory, process count and CPU stay not enforced. No
+         * effect on a supervisor set with {@link #supervisor}.
+         */
+        public Builder delegatedCgroup(Path directory) {
+            Objects.requireNonNull(directory, "directory");
+            if (!directory.isAbsolute()) {
+                throw new IllegalArgumentException("the delegated cgroup must be an absolute path");
+            }
+            this.delegatedCgroup = Optional.of(directory);
+            return this;
+        }
+
         /** Uses the available supervisor with this name (e.g. {@code linux-subreaper}, {@code portable}). */
         public Builder supervisorNamed(String name) {
             this.supervisorName = Objects.requireNonNull(name, "name");
@@ -636,6 +653,7 @@ public final class SkillGate implements AutoCloseable {
             boolean unproven = allowUnprovenCleanup;
             Path data = dataDirectory;
             ConfinementPolicy l2 = confinement;
+            Optional<Path> cgroup = delegatedCgroup;
             EngineCore core = new EngineCore(new EngineCore.Config(
                     dataDirectory,
                     skillRoots,
@@ -644,7 +662,7 @@ public final class SkillGate implements AutoCloseable {
                     approvalTimeout,
                     effectiveAdmin.view(),
                     capability,
-                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(data, l2)),
+                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(data, l2, cgroup)),
                     listener,
                     effectiveAdmin.trail(),
                     Optional.ofNullable(agentContext),
@@ -748,15 +766,17 @@ public final class SkillGate implements AutoCloseable {
             return out;
         }
 
-        private static List<ProcessSupervisor> candidates(Path dataDirectory, ConfinementPolicy confinement) {
+        private static List<ProcessSupervisor> candidates(
+                Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup) {
             List<ProcessSupervisor> out = new ArrayList<>();
             // Built in: the Linux subreaper supervisor (off Linux it reports itself unavailable).
             // No spare helper: a pre-started idle helper per gate would outlive the gate.
-            out.add(LinuxSubreaperSupervisor.builder()
+            LinuxSubreaperSupervisor.Builder linux = LinuxSubreaperSupervisor.builder()
                     .dataDirectory(dataDirectory)
                     .confinement(confinement)
-                    .spareHelper(false)
-                    .build());
+                    .spareHelper(false);
+            cgroup.ifPresent(linux::delegatedCgroup);
+            out.add(linux.build());
             Iterator<ProcessSupervisor> it =
                     ServiceLoader.load(ProcessSupervisor.class).iterator();
             for (int i = 0; i < MAX_PROVIDERS; i++) {
