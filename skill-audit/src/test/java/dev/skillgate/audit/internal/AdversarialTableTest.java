@@ -677,15 +677,15 @@ class AdversarialTableTest {
         assertDisabled("unknown log format version 2");
 
         LogBuilder t = new LogBuilder(35).add(new AuditEvent.Approved(SCOPES.get(0)));
-        // 11 is the first type byte schema version 1 does not define (1-5 trust and evidence, 6-9
-        // settlements, resolutions and workflow plans, 10 durable workflow changes).
+        // 12 is the first type byte schema version 1 does not define (1-5 trust and evidence, 6-9
+        // settlements, resolutions and workflow plans, 10 durable workflow changes, 11 late answers).
         t.addRaw(
-                11,
+                12,
                 t.frames.get(0).length > 0
                         ? Payloads.encode(new AuditEvent.Approved(SCOPES.get(3)), Instant.EPOCH)
                         : null);
         t.writeTo(dir, t.log(), t.head());
-        AuditStatus s = assertDisabled("unknown record type 11");
+        AuditStatus s = assertDisabled("unknown record type 12");
         assertThat(s.firstBadSequence()).hasValue(2);
 
         LogBuilder v = new LogBuilder(35);
