@@ -139,7 +139,8 @@ class CrashLoopTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (java.nio.file.Files.exists(ackFile)
-                    && java.nio.file.Files.readString(ackFile, StandardCharsets.UTF_8).contains("\nack ")) {
+                    && java.nio.file.Files.readString(ackFile, StandardCharsets.UTF_8)
+                            .contains("\nack ")) {
                 return;
             }
             Thread.sleep(2);
