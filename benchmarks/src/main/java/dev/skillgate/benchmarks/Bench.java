@@ -29,6 +29,7 @@ public final class Bench {
             case "guard" -> dev.skillgate.benchmarks.launch.GuardCost.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
             case "stores" -> dev.skillgate.benchmarks.stores.StoreBenchmarks.main(rest);
+            case "audit-tree" -> dev.skillgate.benchmarks.tree.AuditTreeCost.main(rest);
             case "jmh-table" -> JmhTable.main(rest);
             case "machine" -> System.out.println(Machine.describe());
             default -> {
@@ -51,6 +52,8 @@ public final class Bench {
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
                   stores [rounds]          workflow step append (embedded, PostgreSQL) and the PostgreSQL audit
                                            sink's export rate, each beside its baseline, interleaved
+                  audit-tree [appends]     the audit log's Merkle tree: committed append beside the tree's share;
+                                           checkpoint and proofs of 100,000 records
                   jmh-table FILE           a JMH JSON result file as a Markdown table
                   machine                  the machine description printed with every figure
                 """);

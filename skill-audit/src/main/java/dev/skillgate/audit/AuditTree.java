@@ -49,6 +49,12 @@ public sealed interface AuditTree permits dev.skillgate.audit.internal.TreeSnaps
     /** The inclusion proof of record {@code sequence}, or empty when it is not in this tree. */
     Optional<InclusionProof> inclusionProof(long sequence);
 
+    /**
+     * The inclusion proof of record {@code sequence} in the tree of the first {@code treeSize}
+     * records (an earlier checkpoint's size), or empty when either is out of range.
+     */
+    Optional<InclusionProof> inclusionProof(long sequence, long treeSize);
+
     /** The consistency proof from the first {@code fromSize} records to this tree, or empty when larger. */
     Optional<ConsistencyProof> consistencyProof(long fromSize);
 
@@ -61,10 +67,13 @@ public sealed interface AuditTree permits dev.skillgate.audit.internal.TreeSnaps
     Optional<byte[]> recordBytes(long sequence) throws IOException;
 
     /**
-     * A tlog-proof of record {@code sequence} against {@code checkpoint} (a checkpoint of this tree,
-     * possibly cosigned), with the record's stored bytes as its extra data.
+     * A tlog-proof of record {@code sequence} against {@code checkpoint} (a checkpoint of this tree or
+     * of an earlier size of it, possibly cosigned), with the record's stored bytes as its extra data;
+     * empty when the record is not in the checkpoint's tree. The checkpoint's signatures are not
+     * checked here (that is the verifier's part); its origin, size and root must be this log's.
      *
-     * @throws IllegalArgumentException when {@code checkpoint} is not a checkpoint of this tree
+     * @throws IllegalArgumentException when {@code checkpoint} is not a checkpoint of this tree or of
+     *     a prefix of it
      */
     Optional<TlogProof> prove(long sequence, SignedNote checkpoint) throws IOException;
 

@@ -643,6 +643,10 @@ public enum ErrorCode {
     AUDIT_PROOF_INVALID(
             ErrorGroup.AUDIT,
             "An inclusion or consistency proof does not verify against the given tree heads, or is malformed."),
+    /** A command's output file (a key, a checkpoint, a proof) exists and replacing it was not asked for. */
+    AUDIT_OUTPUT_EXISTS(
+            ErrorGroup.AUDIT,
+            "A command's output file (a key, a checkpoint, a proof) exists and replacing it was not asked for (`--force`)."),
     /** No trust decision exists for this scope. */
     TRUST_NOT_FOUND(ErrorGroup.AUDIT, "No trust decision exists for this scope."),
     /** The scope's trust was revoked. */

@@ -148,11 +148,38 @@ public final class TreeSnapshot implements AuditTree {
         }
     }
 
+    /** The checkpoint's size when it names this log and the root of this tree's first that many records. */
+    private long checkPrefix(SignedNote checkpoint) {
+        TlogCheckpoint cp = TlogCheckpoint.parse(checkpoint.text());
+        if (cp.size() > size()
+                || !cp.root().equals(root(cp.size()))
+                || !cp.origin().endsWith("/" + logId())) {
+            throw new IllegalArgumentException("the checkpoint is not one of this tree or of a prefix of it");
+        }
+        return cp.size();
+    }
+
+    @Override
+    public Optional<InclusionProof> inclusionProof(long sequence, long treeSize) {
+        if (treeSize < 1 || treeSize > size() || sequence < 1 || sequence > treeSize) {
+            return Optional.empty();
+        }
+        if (treeSize == size()) {
+            return inclusionProof(sequence);
+        }
+        // An older size: the nodes a proof at that size needs are not all stored; rebuild that prefix.
+        MerkleTree.Builder b = MerkleTree.builder();
+        for (long i = 0; i < treeSize; i++) {
+            b.add(tree.leafHash(i));
+        }
+        return Optional.of(b.build().inclusionProof(sequence - 1));
+    }
+
     @Override
     public Optional<TlogProof> prove(long sequence, SignedNote checkpoint) throws IOException {
         Objects.requireNonNull(checkpoint, "checkpoint");
-        checkOwn(checkpoint);
-        Optional<InclusionProof> p = inclusionProof(sequence);
+        long at = checkPrefix(checkpoint);
+        Optional<InclusionProof> p = inclusionProof(sequence, at);
         if (p.isEmpty()) {
             return Optional.empty();
         }
