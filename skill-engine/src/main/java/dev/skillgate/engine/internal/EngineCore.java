@@ -130,7 +130,8 @@ public final class EngineCore {
             Optional<AgentId> vouchedAgent,
             boolean requestContextsAllowed,
             int maxPendingApprovalsPerAgent,
-            int maxApprovalRequestsPerAgentPerMinute) {
+            int maxApprovalRequestsPerAgentPerMinute,
+            boolean scriptStderr) {
         public Config {
             Objects.requireNonNull(vouchedAgent, "vouchedAgent");
             Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -256,6 +257,7 @@ public final class EngineCore {
                         .runtime(runtime)
                         .supervisor(supervisor)
                         .acceptUnprovenCleanup(sel.report().unprovenCleanupAccepted())
+                        .reportStderr(config.scriptStderr())
                         .build();
             }
             return runner;
