@@ -287,6 +287,7 @@ public final class SkillGate implements AutoCloseable {
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
         private ExecutionListener listener = ExecutionListener.NONE;
+        private boolean scriptStderr;
         private AgentContext agentContext;
         private String namespace;
         private CredentialBroker credentialBroker;
@@ -581,6 +582,19 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Hands the listener each launched script's captured stderr, once, as a {@code PROGRESS}
+         * event carrying a {@link dev.skillgate.runner.ProgressEvent.Stderr} before it settles: the
+         * script's own bytes (untrusted, not decoded, at most 16 KiB; the event says when bytes are
+         * missing), for a skill author's debugging. Off by default: events otherwise carry no
+         * output. The envelope and the audit log never hold stderr, with this or without it
+         * (decision 0632).
+         */
+        public Builder deliverScriptStderr() {
+            this.scriptStderr = true;
+            return this;
+        }
+
         /** Receives progress events. */
         public Builder listener(ExecutionListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
@@ -674,7 +688,8 @@ public final class SkillGate implements AutoCloseable {
                     Optional.ofNullable(vouchedAgent),
                     requestContextsAllowed,
                     maxPendingApprovalsPerAgent,
-                    maxApprovalRequestsPerAgentPerMinute));
+                    maxApprovalRequestsPerAgentPerMinute,
+                    scriptStderr));
             // No janitor sweep here: a retained staging directory is an unknown outcome, listed by
             // unresolved() and removed only by the audited SkillGateAdmin.resolve (SPEC §12).
             return new SkillGate(core, effectiveAdmin, owns, capability);

@@ -37,12 +37,14 @@ public final class NodeRunner {
     private final NodeRuntime runtime;
     private final ProcessSupervisor supervisor;
     private final boolean acceptUnprovenCleanup;
+    private final boolean reportStderr;
 
     private NodeRunner(Builder b) {
         this.dataDirectory = b.dataDirectory;
         this.runtime = b.runtime;
         this.supervisor = b.supervisor;
         this.acceptUnprovenCleanup = b.acceptUnprovenCleanup;
+        this.reportStderr = b.reportStderr;
     }
 
     /** A builder; data directory, runtime and supervisor are required. */
@@ -54,7 +56,8 @@ public final class NodeRunner {
     public ExecutionHandle start(NodeRunRequest request, ProgressListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        return RunExecution.start(request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, listener);
+        return RunExecution.start(
+                request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, reportStderr, listener);
     }
 
     /**
@@ -122,6 +125,7 @@ public final class NodeRunner {
         private NodeRuntime runtime;
         private ProcessSupervisor supervisor;
         private boolean acceptUnprovenCleanup;
+        private boolean reportStderr;
 
         private Builder() {}
 
@@ -155,6 +159,17 @@ public final class NodeRunner {
          */
         public Builder acceptUnprovenCleanup(boolean accept) {
             this.acceptUnprovenCleanup = accept;
+            return this;
+        }
+
+        /**
+         * Whether each started execution hands its listener the script's captured stderr as one
+         * {@link ProgressEvent.Stderr} before {@link ProgressEvent.Settled} (off by default, so that
+         * progress events carry no output). The capture is the same either way: at most 16 KiB, and
+         * one byte more ends the run as an output-limit failure. Nothing of it enters the envelope.
+         */
+        public Builder reportStderr(boolean report) {
+            this.reportStderr = report;
             return this;
         }
 

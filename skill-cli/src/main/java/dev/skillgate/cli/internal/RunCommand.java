@@ -34,6 +34,7 @@ import dev.skillgate.model.SemVer;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.ToolClass;
 import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.ProgressEvent;
 import dev.skillgate.runner.linux.ConfinementPolicy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -134,7 +135,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 usage: skillgate run DIR|NAME --root DIR... --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
                                      [--approve sha256:REV] [--data-dir DIR] [--node-version V]
                                      [--node-sha256 sha256:HEX] [--confinement require|prefer|off]
-                                     [--json]
+                                     [--show-stderr] [--json]
 
                 Captures the skill in DIR, checks the input against its inputSchema, shows the approval
                 request (files and digests, input, argv, workspace, runtime, limits, and the warning that
@@ -159,6 +160,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                                       able to change it or a directory on its path; default: a new
                                       directory in $XDG_STATE_HOME/skillgate (~/.local/state/skillgate),
                                       removed afterwards (kept when its staging is retained)
+                  --show-stderr       after the run, print the script's own stderr on standard error,
+                                      escaped (at most 16 KiB; more ends the run, and it says so); off
+                                      by default; never in the JSON document or the audit log
                   --json              print the documented JSON document (docs/cli.md); the approval
                                       request then goes to standard error
                 exit codes: 0 succeeded, 1 failed or invalid, 2 usage, 3 refused, 4 cleanup unknown
@@ -175,7 +179,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
             throws UsageException {
         Args args = Args.parse(
                 argv,
-                Set.of("--json"),
+                Set.of("--json", "--show-stderr"),
                 Set.of(
                         "--node",
                         "--node-version",
@@ -191,6 +195,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
             throw new UsageException("expected exactly one skill directory (or a NAME with --root DIR)");
         }
         boolean json = args.has("--json");
+        boolean showStderr = args.has("--show-stderr");
         // run NAME --root DIR...: the skill called NAME in those roots, first root first (decision 0640).
         List<Path> roots = new java.util.ArrayList<>();
         for (String root : args.values("--root")) {
@@ -405,12 +410,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
         Optional<ExecutionEnvelope> envelope = Optional.empty();
         AtomicReference<LaunchAuthority> authority = new AtomicReference<>();
         AtomicReference<ProgressLine> progress = new AtomicReference<>();
+        AtomicReference<ProgressEvent.Stderr> scriptStderr = new AtomicReference<>();
         Path shownDataDir = dataDir;
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
-                gate = SkillGate.builder()
-                        .dataDirectory(dataDir)
+                SkillGate.Builder builder = SkillGate.builder();
+                if (showStderr) {
+                    builder.deliverScriptStderr();
+                }
+                gate = builder.dataDirectory(dataDir)
                         .confinement(confinement)
                         .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)
                         .nodeRuntime(runtime)
@@ -423,6 +432,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                                     printReceipt(talk, receipt, shownDataDir);
                                 }
                             });
+                            event.progress()
+                                    .filter(ProgressEvent.Stderr.class::isInstance)
+                                    .ifPresent(p -> scriptStderr.set((ProgressEvent.Stderr) p));
                             ProgressLine line = progress.get();
                             if (line != null) {
                                 line.on(event);
@@ -511,6 +523,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 ProgressLine line = progress.getAndSet(null);
                 if (line != null) {
                     line.close();
+                }
+                if (showStderr) {
+                    printScriptStderr(err, Optional.ofNullable(scriptStderr.get()), env);
                 }
                 if (json) {
                     JsonOut.print(
@@ -605,6 +620,77 @@ final class RunCommand implements Command, Cli.NeedsInput {
             limit = a.manifest().maxOutputBytes().bytes();
         }
         return ProgressLine.open(true, err, name, deadline, limit).orElse(null);
+    }
+
+    /**
+     * {@code --show-stderr} (decision 0632): the script's captured stderr on standard error, line by
+     * line, every line escaped (control and format characters as {@code \\uXXXX}, bytes that are not
+     * UTF-8 as {@code \\xNN}), then whether bytes are missing. At most 16 KiB of the script's bytes.
+     */
+    static void printScriptStderr(PrintStream err, Optional<ProgressEvent.Stderr> captured, ExecutionEnvelope env) {
+        if (captured.isEmpty()) {
+            err.println("script stderr: not captured (the script did not start, or the run did not settle)");
+            return;
+        }
+        ProgressEvent.Stderr s = captured.get();
+        if (s.size() == 0) {
+            err.println("script stderr: empty");
+            return;
+        }
+        err.println("script stderr: " + s.size() + " bytes (the script's own bytes, escaped):");
+        for (String line : escapedLines(s.bytes())) {
+            err.println("  | " + line);
+        }
+        if (s.truncated()) {
+            boolean overflowed = env.errors().stream()
+                    .anyMatch(d ->
+                            d.code() == ErrorCode.OUTPUT_LIMIT && d.location().equals("stderr"));
+            err.println(
+                    overflowed
+                            ? "script stderr truncated: the script wrote more than " + Limits.STDERR_BYTES
+                                    + " bytes, which ended the run (" + ErrorCode.OUTPUT_LIMIT + "); the rest was"
+                                    + " not kept"
+                            : "script stderr truncated: the capture was full (" + Limits.STDERR_BYTES
+                                    + " bytes) when the run was ended; later bytes were not kept");
+        }
+    }
+
+    /** The lines of {@code bytes} (split at {@code \n}), each escaped for a terminal. */
+    static List<String> escapedLines(byte[] bytes) {
+        List<String> lines = new java.util.ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                if (i < bytes.length || start < bytes.length) {
+                    lines.add(escapedLine(bytes, start, i));
+                }
+                start = i + 1;
+            }
+        }
+        return lines;
+    }
+
+    private static String escapedLine(byte[] bytes, int from, int to) {
+        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes, from, to - from);
+        java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(to - from + 1);
+        StringBuilder line = new StringBuilder();
+        while (true) {
+            java.nio.charset.CoderResult r = decoder.decode(in, chars, true);
+            chars.flip();
+            line.append(dev.skillgate.model.Text.sanitize(chars.toString(), Integer.MAX_VALUE));
+            chars.clear();
+            if (r.isError()) {
+                for (int k = 0; k < r.length(); k++) {
+                    line.append(String.format("\\x%02X", in.get() & 0xFF));
+                }
+            } else if (r.isUnderflow()) {
+                return line.toString();
+            }
+        }
     }
 
     /** A data directory another user could change: one line with the code, where, and why. */

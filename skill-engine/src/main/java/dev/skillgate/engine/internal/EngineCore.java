@@ -65,7 +65,8 @@ public final class EngineCore {
             Optional<AgentId> vouchedAgent,
             boolean requestContextsAllowed,
             int maxPendingApprovalsPerAgent,
-            int maxApprovalRequestsPerAgentPerMinute) {
+            int maxApprovalRequestsPerAgentPerMinute,
+            boolean scriptStderr) {
         public Config {
             Objects.requireNonNull(vouchedAgent, "vouchedAgent");
             Objects.requireNonNull(dataDirectory, "dataDirectory");

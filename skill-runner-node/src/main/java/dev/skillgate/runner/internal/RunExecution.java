@@ -54,6 +54,7 @@ public final class RunExecution implements ExecutionHandle {
     private final ProcessSupervisor supervisor;
     private final Path dataDirectory;
     private final boolean acceptUnproven;
+    private final boolean reportStderr;
     private final ProgressListener listener;
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<ExecutionEnvelope> envelope = new CompletableFuture<>();
@@ -68,12 +69,14 @@ public final class RunExecution implements ExecutionHandle {
             ProcessSupervisor supervisor,
             Path dataDirectory,
             boolean acceptUnproven,
+            boolean reportStderr,
             ProgressListener listener) {
         this.request = request;
         this.runtime = runtime;
         this.supervisor = supervisor;
         this.dataDirectory = dataDirectory;
         this.acceptUnproven = acceptUnproven;
+        this.reportStderr = reportStderr;
         this.listener = listener;
     }
 
@@ -84,8 +87,10 @@ public final class RunExecution implements ExecutionHandle {
             ProcessSupervisor supervisor,
             Path dataDirectory,
             boolean acceptUnproven,
+            boolean reportStderr,
             ProgressListener listener) {
-        RunExecution ex = new RunExecution(request, runtime, supervisor, dataDirectory, acceptUnproven, listener);
+        RunExecution ex =
+                new RunExecution(request, runtime, supervisor, dataDirectory, acceptUnproven, reportStderr, listener);
         Thread t = new Thread(ex::execute, "skillgate-run-" + request.runId());
         t.setDaemon(true);
         t.start();
@@ -266,6 +271,9 @@ public final class RunExecution implements ExecutionHandle {
                 confinement);
 
         SupervisionResult result = supervise(spec);
+        if (reportStderr) {
+            stderrEvent(result, spec.stderrLimit()).ifPresent(this::emit);
+        }
         EnvelopeMapper.Decision decision = EnvelopeMapper.decide(
                 result,
                 new EnvelopeMapper.Expectations(
@@ -282,6 +290,26 @@ public final class RunExecution implements ExecutionHandle {
                 verified.identity().binaryDigest(),
                 elapsed(),
                 retained);
+    }
+
+    /**
+     * The script's stderr for a host that asked for it (decision 0632): only when the script was
+     * started. Truncated when it overflowed (which ended the run), or when the capture is full and the
+     * run ended otherwise than by the script's own exit, so that later bytes may have been dropped.
+     */
+    static Optional<ProgressEvent> stderrEvent(SupervisionResult result, int limit) {
+        boolean started = switch (result.outcome()) {
+            case EXITED, SIGNALED, TIMED_OUT, CANCELLED, STDOUT_LIMIT, STDERR_LIMIT, SUPERVISOR_FAILED -> true;
+            case SPAWN_FAILED, SETUP_FAILED -> false;
+        };
+        if (!started) {
+            return Optional.empty();
+        }
+        boolean exited = result.outcome() == SupervisionResult.Outcome.EXITED
+                || result.outcome() == SupervisionResult.Outcome.SIGNALED;
+        boolean truncated =
+                result.outcome() == SupervisionResult.Outcome.STDERR_LIMIT || (result.stderrSize() >= limit && !exited);
+        return Optional.of(new ProgressEvent.Stderr(result.stderr(), truncated));
     }
 
     private boolean overlapsDataDirectory(Path workspace) {
