@@ -26,6 +26,7 @@ public final class Bench {
             case "capture" -> dev.skillgate.benchmarks.ratios.CaptureRatio.main(rest);
             case "peers" -> dev.skillgate.benchmarks.peers.PeerComparison.main(rest);
             case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
+            case "cli" -> dev.skillgate.benchmarks.cli.CliStartup.main(rest);
             case "guard" -> dev.skillgate.benchmarks.launch.GuardCost.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
             case "stores" -> dev.skillgate.benchmarks.stores.StoreBenchmarks.main(rest);
@@ -48,6 +49,8 @@ public final class Bench {
                   peers [--python-ref DIR] [--no-install]
                                            skills-ref 0.1.5 and ajv 8 on the same inputs (npm, node)
                   launch [rounds]          supervised execute vs bare ProcessBuilder spawn, interleaved
+                  cli [rounds]             whole skillgate processes (validate, run --approve) vs node -e 0 and
+                                           node hello.mjs (and skills-ref when on PATH), interleaved
                   guard [rounds]           the module guard's CPU time per launch, 1 and 64 files, paired
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
                   stores [rounds]          workflow step append (embedded, PostgreSQL) and the PostgreSQL audit

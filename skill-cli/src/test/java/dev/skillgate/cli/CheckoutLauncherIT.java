@@ -7,7 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -55,5 +58,116 @@ class CheckoutLauncherIT {
                 .contains("status: SUCCEEDED")
                 .contains("output: {\"greeting\":\"Hello, Ada!\",\"length\":11}")
                 .contains("cleanup: PROVEN");
+    }
+
+    private static final String HELLO =
+            LauncherProcess.quote(DistributionIT.CHECKOUT.resolve("examples/skills/hello-world"));
+
+    /**
+     * The launcher runs the class path (decision 0802); the module descriptors are still exercised
+     * for real: the same jars on the module path validate the sample and run the README main job.
+     */
+    @Test
+    void theSameJarsStillRunOnTheModulePath() throws IOException {
+        Path target = DistributionIT.CHECKOUT.resolve("skill-cli/target");
+        String java = LauncherProcess.quote(Path.of(System.getProperty("java.home"), "bin", "java"));
+        String modules = java + " --module-path "
+                + LauncherProcess.quote(target.resolve("skillgate.jar") + ":" + target.resolve("lib"))
+                + " --module dev.skillgate.cli/dev.skillgate.cli.Main";
+        Path bin = Files.createDirectory(fresh.resolve("bin"));
+        Files.writeString(
+                bin.resolve("skillgate"), "#!/usr/bin/env bash\nexport LC_ALL=C.UTF-8\nexec " + modules + " \"$@\"\n");
+        assertThat(bin.resolve("skillgate").toFile().setExecutable(true)).isTrue();
+
+        LauncherProcess.Result validate = bash("skillgate validate " + HELLO, fresh, Map.of("PATH", pathWith(bin)));
+        assertThat(validate.exit()).as(validate.toString()).isZero();
+        assertThat(validate.stdout()).startsWith("Valid skill: ");
+
+        LauncherProcess.Result r =
+                bash(DistributionIT.readmeMainJob(), DistributionIT.CHECKOUT, Map.of("PATH", pathWith(bin)));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.stdout())
+                .contains("status: SUCCEEDED")
+                .contains("output: {\"greeting\":\"Hello, Ada!\",\"length\":11}")
+                .contains("cleanup: PROVEN");
+    }
+
+    /**
+     * Decision 0803: the first start makes one archive in the user's private cache directory, later
+     * starts map it, and the output is the same with and without it.
+     */
+    @Test
+    void theFirstStartMakesAPrivateArchiveThatLaterStartsUse() throws IOException {
+        Path cache = Files.createDirectory(
+                fresh.resolve("cache"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        LauncherProcess.Result first = bash(LAUNCHER + " validate " + HELLO, fresh, env);
+        assertThat(first.exit()).as(first.toString()).isZero();
+        List<Path> archives = archives(cache);
+        assertThat(archives).hasSize(1);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(archives.get(0)))
+                        .substring(3))
+                .as("nobody else may change it")
+                .doesNotContain("w");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache.resolve("skillgate/cds"))))
+                .isEqualTo("rwx------");
+
+        LauncherProcess.Result second = bash(LAUNCHER + " validate " + HELLO, fresh, env);
+        assertThat(second).isEqualTo(first);
+        LauncherProcess.Result off = bash(
+                LAUNCHER + " validate " + HELLO,
+                fresh,
+                Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_CDS", "off"));
+        assertThat(off).isEqualTo(first);
+        assertThat(archives(cache)).isEqualTo(archives);
+
+        // With class loading logged (a JVM option, so an archive of its own): classes come from it.
+        Map<String, String> logged =
+                Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
+        bash(LAUNCHER + " --version", fresh, logged);
+        LauncherProcess.Result shared = bash(LAUNCHER + " --version", fresh, logged);
+        assertThat(shared.stdout()).contains("dev.skillgate.cli.Main source: shared objects file (top)");
+    }
+
+    /**
+     * Decision 0803: an archive someone else could swap is never mapped: a cache directory others
+     * may write to gets none, and an archive made writable by the group is ignored.
+     */
+    @Test
+    void anArchiveAnotherUserCouldChangeIsNeverUsed() throws IOException {
+        Map<String, String> logged = Map.of("SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
+
+        Path open = Files.createDirectory(fresh.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx")); // not sticky
+        Map<String, String> env = new java.util.HashMap<>(logged);
+        env.put("XDG_CACHE_HOME", open.toString());
+        LauncherProcess.Result r = bash(LAUNCHER + " --version", fresh, env);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.stdout()).contains("skillgate " + DistributionIT.VERSION).doesNotContain("(top)");
+        assertThat(archives(open)).isEmpty();
+
+        Path cache = Files.createDirectory(
+                fresh.resolve("cache"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        env.put("XDG_CACHE_HOME", cache.toString());
+        bash(LAUNCHER + " --version", fresh, env);
+        List<Path> made = archives(cache);
+        assertThat(made).hasSize(1);
+        assertThat(bash(LAUNCHER + " --version", fresh, env).stdout()).contains("(top)");
+        Files.setPosixFilePermissions(made.get(0), PosixFilePermissions.fromString("r--rw-r--"));
+        LauncherProcess.Result swapped = bash(LAUNCHER + " --version", fresh, env);
+        assertThat(swapped.exit()).as(swapped.toString()).isZero();
+        assertThat(swapped.stdout())
+                .contains("skillgate " + DistributionIT.VERSION)
+                .doesNotContain("(top)");
+    }
+
+    private static final String LAUNCHER = LauncherProcess.quote(DistributionIT.CHECKOUT.resolve("bin/skillgate"));
+
+    private static List<Path> archives(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(p -> p.toString().endsWith(".jsa")).sorted().toList();
+        }
     }
 }

@@ -137,9 +137,19 @@ class DistributionIT {
         assertThat(r.exit()).as(r.toString()).isZero();
         List<String> argv = r.stdout().lines().toList();
         assertThat(argv)
-                .containsSubsequence("-XX:TieredStopAtLevel=1", "-Xmx96m", "-Dskillgate.probe=*", "--module-path")
-                .containsSequence("--module-path", home.resolve("lib").toString())
-                .endsWith("--module", "dev.skillgate.cli/dev.skillgate.cli.Main", "--version", "two words");
+                .containsSubsequence("-XX:TieredStopAtLevel=1", "-Xmx96m", "-Dskillgate.probe=*", "-cp")
+                .endsWith("dev.skillgate.cli.Main", "--version", "two words");
+        // The class path (decision 0802): skillgate.jar first, then every jar of lib/ in byte order.
+        String classPath = argv.get(argv.indexOf("-cp") + 1);
+        List<String> expected = new java.util.ArrayList<>();
+        expected.add(home.resolve("lib/skillgate.jar").toString());
+        try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
+            lib.map(Path::toString)
+                    .filter(p -> p.endsWith(".jar") && !p.endsWith("/skillgate.jar"))
+                    .sorted()
+                    .forEach(expected::add);
+        }
+        assertThat(List.of(classPath.split(":"))).containsExactlyElementsOf(expected);
 
         // The real JVM of this build, named by JAVA_HOME, with an option it must honour.
         LauncherProcess.Result real = bash(

@@ -40,12 +40,24 @@ final class LauncherProcess {
         return bin + ":" + inherited + ":" + TestNodeBinary.require().getParent();
     }
 
-    /** Runs {@code bash -c commandLine} with the given environment changes; fails after 3 minutes. */
+    /**
+     * The launcher's cache directory for these tests (its class-data sharing archives, decision
+     * 0803), so that no test writes into the user's own {@code ~/.cache}: one private temporary
+     * directory per test JVM, removed at exit.
+     */
+    static final Path CACHE = privateCache();
+
+    /**
+     * Runs {@code bash -c commandLine} with the given environment changes; fails after 3 minutes.
+     * {@code XDG_CACHE_HOME} is {@link #CACHE} unless {@code environment} names one.
+     */
     static Result bash(String commandLine, Path workingDirectory, Map<String, String> environment) {
         List<String> argv = new ArrayList<>(List.of("bash", "-c", commandLine));
         ProcessBuilder pb = new ProcessBuilder(argv).directory(workingDirectory.toFile());
         pb.environment().remove("JAVA_HOME");
         pb.environment().remove("SKILLGATE_JAVA_OPTS");
+        pb.environment().remove("SKILLGATE_CDS");
+        pb.environment().put("XDG_CACHE_HOME", CACHE.toString());
         pb.environment().putAll(environment);
         try {
             Process p = pb.start();
@@ -74,6 +86,32 @@ final class LauncherProcess {
                 throw new UncheckedIOException(e);
             }
         });
+    }
+
+    private static Path privateCache() {
+        try {
+            Path dir = Files.createTempDirectory("skillgate-launcher-cache"); // 0700
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes a directory tree, making read-only directories writable first; best effort. */
+    static void deleteTree(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            List<Path> all = new ArrayList<>(walk.toList());
+            java.util.Collections.reverse(all);
+            for (Path p : all) {
+                if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    p.toFile().setWritable(true, true);
+                }
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary directory; the next boot clears it
+        }
     }
 
     /** Single-quotes a word for bash. */

@@ -150,16 +150,18 @@ final class InspectCommand implements Command {
         }
     }
 
-    private static final tools.jackson.databind.json.JsonMapper PRETTY =
-            tools.jackson.databind.json.JsonMapper.builder()
-                    .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT)
-                    .build();
+    /** Built on first use: a command that prints no schema never loads Jackson (decision 0801). */
+    private static final class Pretty {
+        static final tools.jackson.databind.json.JsonMapper MAPPER = tools.jackson.databind.json.JsonMapper.builder()
+                .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                .build();
+    }
 
     /** A schema's JSON indented for the terminal, every line escaped. */
     private static void printSchema(PrintStream out, String label, String json) {
         String shown;
         try {
-            shown = PRETTY.writeValueAsString(PRETTY.readTree(json));
+            shown = Pretty.MAPPER.writeValueAsString(Pretty.MAPPER.readTree(json));
         } catch (RuntimeException e) {
             shown = json;
         }

@@ -13,14 +13,17 @@ import tools.jackson.databind.json.JsonMapper;
  * order), pretty-printed, one document per command. Schemas are documented in {@code docs/cli.md}.
  */
 final class JsonOut {
-    private static final JsonMapper MAPPER =
-            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    /** Built on first print: building the maps alone loads no Jackson class (decision 0801). */
+    private static final class Mapper {
+        static final JsonMapper INSTANCE =
+                JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    }
 
     private JsonOut() {}
 
     /** Prints {@code document} as JSON followed by a newline. */
     static void print(PrintStream out, Object document) {
-        out.println(MAPPER.writeValueAsString(document));
+        out.println(Mapper.INSTANCE.writeValueAsString(document));
     }
 
     /** A diagnostic as {@code {"code","severity","location","message"}}. */
