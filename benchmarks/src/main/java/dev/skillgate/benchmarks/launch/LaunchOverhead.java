@@ -96,6 +96,13 @@ public final class LaunchOverhead {
     static final String RUNNER_L2 =
             "runner (Linux supervisor), L2 with a workspace-write contract (paired with the L1-only runner)";
 
+    /**
+     * L2 with a host-delegated cgroup v2 directory (decision 0543): the run's own child cgroup,
+     * {@code clone3(CLONE_INTO_CGROUP)}, {@code cgroup.kill} and {@code populated 0}, {@code rmdir}.
+     */
+    static final String RUNNER_L2_CGROUP =
+            "runner (Linux supervisor), L2 with a workspace-write contract and a delegated cgroup (paired with L2 without one)";
+
     /** The shell-based peers' launch: {@code sh -c "node entry.mjs"}. */
     static final String SH_PEER = "peer: `sh -c \"node entry.mjs\"`";
 
@@ -116,6 +123,8 @@ public final class LaunchOverhead {
             BARE_WIDE_FLAGS,
             RUNNER_L2,
             RUNNER_L1,
+            RUNNER_L2_CGROUP,
+            RUNNER_L2,
             EngineVariants.TRUSTED_1000,
             EngineVariants.TRUSTED);
 
@@ -354,6 +363,35 @@ public final class LaunchOverhead {
                                 Optional.empty(),
                                 check,
                                 Optional.of(workspaceWrite))));
+        // The same L2 run inside a cgroup the benchmark delegates below the cgroup2 mount, when it can
+        // make one (root, or a delegated subtree named by skillgate.bench.cgroup); otherwise left out.
+        Optional<Path> cgroup = benchCgroup();
+        if (cgroup.isPresent()) {
+            NodeRunner runnerCgroup = NodeRunner.builder()
+                    .dataDirectory(data)
+                    .runtime(runtime)
+                    .supervisor(LinuxSubreaperSupervisor.builder()
+                            .dataDirectory(data)
+                            .delegatedCgroup(cgroup.get())
+                            .build())
+                    .build();
+            variants.put(
+                    RUNNER_L2_CGROUP,
+                    () -> timedRun(
+                            runnerCgroup,
+                            new NodeRunRequest(
+                                    RunId.random(),
+                                    manifest,
+                                    files,
+                                    revision,
+                                    invocation,
+                                    workspace,
+                                    Optional.empty(),
+                                    check,
+                                    Optional.of(workspaceWrite))));
+        } else {
+            System.out.println("(no cgroup v2 directory could be delegated here: the cgroup variant is left out)");
+        }
         variants.put(
                 "runtime.verify() alone (path checks; version and digest reused by file identity, decision 0332)",
                 () -> {
@@ -543,5 +581,40 @@ public final class LaunchOverhead {
             throw new IllegalStateException("bare node failed: exit " + exit);
         }
         return t1 - t0;
+    }
+
+    /**
+     * A fresh cgroup v2 directory for the cgroup variant: below {@code skillgate.bench.cgroup} when set,
+     * else below the cgroup2 mount ({@code /sys/fs/cgroup/unified} on a hybrid host, {@code /sys/fs/cgroup}
+     * on a unified one); removed at exit when empty.
+     */
+    static Optional<Path> benchCgroup() {
+        List<Path> parents = new ArrayList<>();
+        String configured = System.getProperty("skillgate.bench.cgroup", "");
+        if (!configured.isEmpty()) {
+            parents.add(Path.of(configured));
+        } else {
+            parents.add(Path.of("/sys/fs/cgroup/unified"));
+            parents.add(Path.of("/sys/fs/cgroup"));
+        }
+        for (Path parent : parents) {
+            if (!Files.isRegularFile(parent.resolve("cgroup.procs"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try {
+                Path dir = Files.createDirectory(parent.resolve("skillgate-bench-" + java.util.UUID.randomUUID()));
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        Files.deleteIfExists(dir);
+                    } catch (IOException e) {
+                        System.err.println("left " + dir + ": " + e.getMessage());
+                    }
+                }));
+                return Optional.of(dir);
+            } catch (IOException e) {
+                // not writable here: try the next parent
+            }
+        }
+        return Optional.empty();
     }
 }
