@@ -37,12 +37,14 @@ public final class NodeRunner {
     private final NodeRuntime runtime;
     private final ProcessSupervisor supervisor;
     private final boolean acceptUnprovenCleanup;
+    private final ResourceCeilings ceilings;
 
     private NodeRunner(Builder b) {
         this.dataDirectory = b.dataDirectory;
         this.runtime = b.runtime;
         this.supervisor = b.supervisor;
         this.acceptUnprovenCleanup = b.acceptUnprovenCleanup;
+        this.ceilings = b.ceilings;
     }
 
     /** A builder; data directory, runtime and supervisor are required. */
@@ -54,7 +56,8 @@ public final class NodeRunner {
     public ExecutionHandle start(NodeRunRequest request, ProgressListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
-        return RunExecution.start(request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, listener);
+        return RunExecution.start(
+                request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, ceilings, listener);
     }
 
     /**
@@ -116,12 +119,18 @@ public final class NodeRunner {
         return supervisor;
     }
 
+    /** The resource ceilings every launch of this runner asks the supervisor for. */
+    public ResourceCeilings ceilings() {
+        return ceilings;
+    }
+
     /** Builds a {@link NodeRunner}. */
     public static final class Builder {
         private Path dataDirectory;
         private NodeRuntime runtime;
         private ProcessSupervisor supervisor;
         private boolean acceptUnprovenCleanup;
+        private ResourceCeilings ceilings = ResourceCeilings.NONE;
 
         private Builder() {}
 
@@ -155,6 +164,16 @@ public final class NodeRunner {
          */
         public Builder acceptUnprovenCleanup(boolean accept) {
             this.acceptUnprovenCleanup = accept;
+            return this;
+        }
+
+        /**
+         * The resource ceilings every launch asks the supervisor for (default
+         * {@link ResourceCeilings#NONE}). The supervisor applies what it can and reports each cgroup
+         * limit as its own confinement part in the envelope; asking is no guarantee of enforcement.
+         */
+        public Builder ceilings(ResourceCeilings ceilings) {
+            this.ceilings = Objects.requireNonNull(ceilings, "ceilings");
             return this;
         }
 

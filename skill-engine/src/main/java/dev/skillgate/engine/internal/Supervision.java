@@ -77,6 +77,7 @@ final class Supervision {
                         .runtime(runtime)
                         .supervisor(supervisor)
                         .acceptUnprovenCleanup(sel.report().unprovenCleanupAccepted())
+                        .ceilings(config.ceilings())
                         .build();
             }
             return runner;

@@ -54,6 +54,7 @@ public final class RunExecution implements ExecutionHandle {
     private final ProcessSupervisor supervisor;
     private final Path dataDirectory;
     private final boolean acceptUnproven;
+    private final ResourceCeilings ceilings;
     private final ProgressListener listener;
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<ExecutionEnvelope> envelope = new CompletableFuture<>();
@@ -68,12 +69,14 @@ public final class RunExecution implements ExecutionHandle {
             ProcessSupervisor supervisor,
             Path dataDirectory,
             boolean acceptUnproven,
+            ResourceCeilings ceilings,
             ProgressListener listener) {
         this.request = request;
         this.runtime = runtime;
         this.supervisor = supervisor;
         this.dataDirectory = dataDirectory;
         this.acceptUnproven = acceptUnproven;
+        this.ceilings = ceilings;
         this.listener = listener;
     }
 
@@ -84,8 +87,10 @@ public final class RunExecution implements ExecutionHandle {
             ProcessSupervisor supervisor,
             Path dataDirectory,
             boolean acceptUnproven,
+            ResourceCeilings ceilings,
             ProgressListener listener) {
-        RunExecution ex = new RunExecution(request, runtime, supervisor, dataDirectory, acceptUnproven, listener);
+        RunExecution ex =
+                new RunExecution(request, runtime, supervisor, dataDirectory, acceptUnproven, ceilings, listener);
         Thread t = new Thread(ex::execute, "skillgate-run-" + request.runId());
         t.setDaemon(true);
         t.start();
@@ -261,7 +266,7 @@ public final class RunExecution implements ExecutionHandle {
                 request.manifest().timeout().toDuration(),
                 Duration.ofMillis(Limits.TERMINATION_GRACE_MILLIS),
                 LaunchSpec.DEFAULT_KILL_DEADLINE,
-                ResourceCeilings.NONE,
+                ceilings,
                 recorder,
                 confinement);
 
