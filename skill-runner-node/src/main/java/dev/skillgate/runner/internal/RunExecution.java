@@ -1,5 +1,6 @@
 package dev.skillgate.runner.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -242,12 +244,16 @@ public final class RunExecution implements ExecutionHandle {
         try {
             // What the approval showed as enforced (the supervisor's stable capabilities) is required:
             // the helper refuses the launch rather than run with less (decision 0540).
-            confinement = Confinements.forContract(
-                            request.contract(),
-                            staged.home().toRealPath(),
-                            staged.tmp().toRealPath(),
-                            cwd)
-                    .requiring(Confinements.offered(supervisor.capabilities()));
+            Set<Confinement.Kind> offered = Confinements.offered(supervisor.capabilities());
+            confinement = Confinements.requiringLimits(
+                    Confinements.forContract(
+                                    request.contract(),
+                                    staged.home().toRealPath(),
+                                    staged.tmp().toRealPath(),
+                                    cwd)
+                            .requiring(offered),
+                    offered,
+                    ceilings);
         } catch (IOException e) {
             return refusedAfterStaging(staged, ErrorCode.STAGING_FAILED, "the run's HOME or TMPDIR cannot be resolved");
         }
