@@ -22,6 +22,7 @@ import dev.skillgate.project.ProjectRunner;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +52,7 @@ public final class ProjectGate implements AutoCloseable {
     private final ProjectApprovalChannel channel;
     private final Duration approvalTimeout;
     private final ProcessSupervisor explicitSupervisor;
+    private final Optional<Path> delegatedCgroup;
     private SupervisorSelector.Choice supervisor;
 
     private ProjectGate(Builder b) {
@@ -60,16 +62,18 @@ public final class ProjectGate implements AutoCloseable {
         this.channel = b.channel;
         this.approvalTimeout = b.approvalTimeout;
         this.explicitSupervisor = b.supervisor;
+        this.delegatedCgroup = b.delegatedCgroup;
     }
 
     /** The supervisor choice, made at the first use (probing installs the helper). */
     private synchronized SupervisorSelector.Choice choice() {
         if (supervisor == null) {
             List<ProcessSupervisor> candidates = new ArrayList<>();
-            candidates.add(LinuxSubreaperSupervisor.builder()
+            LinuxSubreaperSupervisor.Builder linux = LinuxSubreaperSupervisor.builder()
                     .dataDirectory(admin.dataDirectory())
-                    .spareHelper(false)
-                    .build());
+                    .spareHelper(false);
+            delegatedCgroup.ifPresent(linux::delegatedCgroup);
+            candidates.add(linux.build());
             supervisor = SupervisorSelector.select(
                     Optional.ofNullable(explicitSupervisor), Optional.empty(), false, candidates);
         }
@@ -252,8 +256,24 @@ public final class ProjectGate implements AutoCloseable {
         private ProjectApprovalChannel channel;
         private Duration approvalTimeout = Duration.ofMinutes(5);
         private ProcessSupervisor supervisor;
+        private Optional<Path> delegatedCgroup = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * A cgroup v2 directory the host delegated to the built-in Linux supervisor (decision 0543):
+         * each step then lives in its own child cgroup below it, and {@code cgroup.kill} and
+         * {@code populated 0} are added to its cleanup proof. Project runs ask for no cgroup limits.
+         * No effect on a supervisor set with {@link #supervisor}.
+         */
+        public Builder delegatedCgroup(Path directory) {
+            Objects.requireNonNull(directory, "directory");
+            if (!directory.isAbsolute()) {
+                throw new IllegalArgumentException("the delegated cgroup must be an absolute path");
+            }
+            this.delegatedCgroup = Optional.of(directory);
+            return this;
+        }
 
         /** The admin whose data directory, policy and audit log project runs use. Required. */
         public Builder admin(SkillGateAdmin admin) {

@@ -27,6 +27,7 @@ import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
+import dev.skillgate.runner.ResourceCeilings;
 import dev.skillgate.runner.linux.ConfinementPolicy;
 import dev.skillgate.runner.linux.LinuxSubreaperSupervisor;
 import dev.skillgate.workflow.WorkflowJournal;
@@ -286,6 +287,7 @@ public final class SkillGate implements AutoCloseable {
         private boolean allowUnprovenCleanup;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
+        private ResourceCeilings ceilings = ResourceCeilings.NONE;
         private ExecutionListener listener = ExecutionListener.NONE;
         private boolean scriptStderr;
         private AgentContext agentContext;
@@ -553,8 +555,8 @@ public final class SkillGate implements AutoCloseable {
          * A cgroup v2 directory the host delegated to the built-in Linux supervisor (decision 0543):
          * each run then lives in its own child cgroup below it and its cleanup proof adds
          * {@code cgroup.kill} and {@code populated 0}. Nothing is written into any cgroup without it.
-         * The gate asks for no cgroup limits, so memory, process count and CPU stay not enforced. No
-         * effect on a supervisor set with {@link #supervisor}.
+         * Memory, process count and CPU are limited only when {@link #resourceCeilings} asks for them
+         * (and the controller is available there). No effect on a supervisor set with {@link #supervisor}.
          */
         public Builder delegatedCgroup(Path directory) {
             Objects.requireNonNull(directory, "directory");
@@ -562,6 +564,21 @@ public final class SkillGate implements AutoCloseable {
                 throw new IllegalArgumentException("the delegated cgroup must be an absolute path");
             }
             this.delegatedCgroup = Optional.of(directory);
+            return this;
+        }
+
+        /**
+         * The host's resource ceilings every run asks its supervisor for (default
+         * {@link ResourceCeilings#NONE}): the rlimits, and the cgroup limits {@code memoryBytes},
+         * {@code processes} and {@code cpuPercent}, which the built-in Linux supervisor applies only in
+         * a {@link #delegatedCgroup} whose controller is available and only where the script cannot
+         * rewrite them (a file-write allow-list from the trust contract, decision 0543). The approval
+         * request and the envelope's confinement name each asked-for limit as enforced or not; under
+         * {@link ConfinementPolicy#REQUIRE} one that will not apply refuses the execute with
+         * {@code CONFINEMENT_UNAVAILABLE} before anything runs. Asking is no guarantee.
+         */
+        public Builder resourceCeilings(ResourceCeilings ceilings) {
+            this.ceilings = Objects.requireNonNull(ceilings, "ceilings");
             return this;
         }
 
@@ -689,7 +706,8 @@ public final class SkillGate implements AutoCloseable {
                     requestContextsAllowed,
                     maxPendingApprovalsPerAgent,
                     maxApprovalRequestsPerAgentPerMinute,
-                    scriptStderr));
+                    scriptStderr,
+                    ceilings));
             // No janitor sweep here: a retained staging directory is an unknown outcome, listed by
             // unresolved() and removed only by the audited SkillGateAdmin.resolve (SPEC §12).
             return new SkillGate(core, effectiveAdmin, owns, capability);

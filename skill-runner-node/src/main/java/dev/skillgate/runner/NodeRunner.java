@@ -38,6 +38,7 @@ public final class NodeRunner {
     private final ProcessSupervisor supervisor;
     private final boolean acceptUnprovenCleanup;
     private final boolean reportStderr;
+    private final ResourceCeilings ceilings;
 
     private NodeRunner(Builder b) {
         this.dataDirectory = b.dataDirectory;
@@ -45,6 +46,7 @@ public final class NodeRunner {
         this.supervisor = b.supervisor;
         this.acceptUnprovenCleanup = b.acceptUnprovenCleanup;
         this.reportStderr = b.reportStderr;
+        this.ceilings = b.ceilings;
     }
 
     /** A builder; data directory, runtime and supervisor are required. */
@@ -57,7 +59,7 @@ public final class NodeRunner {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
         return RunExecution.start(
-                request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, reportStderr, listener);
+                request, runtime, supervisor, dataDirectory, acceptUnprovenCleanup, reportStderr, ceilings, listener);
     }
 
     /**
@@ -119,6 +121,11 @@ public final class NodeRunner {
         return supervisor;
     }
 
+    /** The resource ceilings every launch of this runner asks the supervisor for. */
+    public ResourceCeilings ceilings() {
+        return ceilings;
+    }
+
     /** Builds a {@link NodeRunner}. */
     public static final class Builder {
         private Path dataDirectory;
@@ -126,6 +133,7 @@ public final class NodeRunner {
         private ProcessSupervisor supervisor;
         private boolean acceptUnprovenCleanup;
         private boolean reportStderr;
+        private ResourceCeilings ceilings = ResourceCeilings.NONE;
 
         private Builder() {}
 
@@ -170,6 +178,16 @@ public final class NodeRunner {
          */
         public Builder reportStderr(boolean report) {
             this.reportStderr = report;
+            return this;
+        }
+
+        /**
+         * The resource ceilings every launch asks the supervisor for (default
+         * {@link ResourceCeilings#NONE}). The supervisor applies what it can and reports each cgroup
+         * limit as its own confinement part in the envelope; asking is no guarantee of enforcement.
+         */
+        public Builder ceilings(ResourceCeilings ceilings) {
+            this.ceilings = Objects.requireNonNull(ceilings, "ceilings");
             return this;
         }
 

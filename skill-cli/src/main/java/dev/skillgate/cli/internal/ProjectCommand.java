@@ -87,7 +87,8 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                 usage: skillgate project inspect DIR [--out DIR] [--json]
                        skillgate project run DIR --script NAME [--then NAME] --node ABS_PATH
                                              [--approve sha256:DIGEST] [--node-version V]
-                                             [--node-sha256 sha256:HEX] [--data-dir DIR] [--out DIR] [--json]
+                                             [--node-sha256 sha256:HEX] [--data-dir DIR] [--out DIR]
+                                             [--cgroup DIR] [--json]
 
                 inspect: reads package.json, package-lock.json, the tsconfig files, the sources and the
                 installed node_modules without running anything, and says which scripts are supported
@@ -106,6 +107,9 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                   --data-dir DIR      private state (policy, audit log, staging); default: a new directory
                                       in $XDG_STATE_HOME/skillgate, removed afterwards unless retained
                   --out DIR           the job-local output directory a build writes to (default: dist)
+                  --cgroup DIR        a cgroup v2 directory delegated to you: each step gets its own
+                                      child cgroup there, and cgroup.kill + populated 0 are added to
+                                      its cleanup proof (a directory that is not one refuses the run)
                   --json              print a JSON document; the approval request then goes to stderr
                 exit codes: 0 succeeded, 1 failed or invalid, 2 usage, 3 refused, 4 cleanup unknown
                 """;
@@ -172,8 +176,16 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                         "--node-sha256",
                         "--approve",
                         "--data-dir",
-                        "--out"));
+                        "--out",
+                        "--cgroup"));
         Path dir = projectDir(args);
+        Optional<Path> cgroup = Optional.empty();
+        if (args.value("--cgroup").isPresent()) {
+            cgroup = Optional.of(CommandLineFiles.existingDirectory(
+                    "--cgroup", args.value("--cgroup").get()));
+        }
+        ProjectGate.Builder gateBuilder = ProjectGate.builder();
+        cgroup.ifPresent(gateBuilder::delegatedCgroup);
         PortablePath output = output(args);
         List<String> scripts = new ArrayList<>();
         scripts.add(args.value("--script").orElseThrow(() -> new UsageException("--script is required")));
@@ -242,7 +254,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
         }
         Optional<ProjectEnvelope> envelope = Optional.empty();
         try (SkillGateAdmin admin = SkillGateAdmin.open(dataDir);
-                ProjectGate gate = ProjectGate.builder()
+                ProjectGate gate = gateBuilder
                         .admin(admin)
                         .nodeRuntime(runtime)
                         .approvalChannel(request -> answer(request, approve, talk, in))

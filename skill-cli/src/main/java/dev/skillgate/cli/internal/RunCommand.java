@@ -135,7 +135,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 usage: skillgate run DIR|NAME --root DIR... --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
                                      [--approve sha256:REV] [--data-dir DIR] [--node-version V]
                                      [--node-sha256 sha256:HEX] [--confinement require|prefer|off]
-                                     [--show-stderr] [--json]
+                                     [--show-stderr] [--cgroup DIR] [--json]
 
                 Captures the skill in DIR, checks the input against its inputSchema, shows the approval
                 request (files and digests, input, argv, workspace, runtime, limits, and the warning that
@@ -152,6 +152,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                   --confinement P     kernel confinement (L2) from the skill's contract: prefer (default,
                                       what the kernel offers), require (refuse if a part is missing),
                                       off; the approval request lists what will be enforced
+                  --cgroup DIR        a cgroup v2 directory delegated to you: each run gets its own
+                                      child cgroup there, and cgroup.kill + populated 0 are added to
+                                      its cleanup proof (a directory that is not one refuses the run)
                   --input JSON|@FILE|@-  the invocation: the argument's bytes, or @ and a file holding
                                       it, or @- for standard input (then --approve is needed); <= 64 KiB
                   --workspace DIR     the script's working directory (default: the current directory)
@@ -185,6 +188,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         "--node-version",
                         "--node-sha256",
                         "--confinement",
+                        "--cgroup",
                         "--input",
                         "--workspace",
                         "--approve",
@@ -228,6 +232,11 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 case "off" -> confinement = ConfinementPolicy.OFF;
                 default -> throw new UsageException("--confinement is require, prefer or off");
             }
+        }
+        Optional<Path> cgroup = Optional.empty();
+        if (args.value("--cgroup").isPresent()) {
+            cgroup = Optional.of(CommandLineFiles.existingDirectory(
+                    "--cgroup", args.value("--cgroup").get()));
         }
         Optional<Sha256Digest> nodeDigest = Optional.empty();
         if (args.value("--node-sha256").isPresent()) {
@@ -419,6 +428,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 if (showStderr) {
                     builder.deliverScriptStderr();
                 }
+                cgroup.ifPresent(builder::delegatedCgroup);
                 gate = builder.dataDirectory(dataDir)
                         .confinement(confinement)
                         .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)

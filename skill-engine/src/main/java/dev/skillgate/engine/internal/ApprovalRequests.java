@@ -17,9 +17,11 @@ import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.Text;
 import dev.skillgate.protocol.Invocation;
+import dev.skillgate.runner.ResourceCeilings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 /**
@@ -41,12 +43,27 @@ public final class ApprovalRequests {
             SupervisorSelection supervisor,
             Optional<SkillContract> contract,
             Optional<dev.skillgate.consent.SkillLocation> location) {
+        return build(
+                proposal, artifact, manifest, invocation, argv, supervisor, contract, location, ResourceCeilings.NONE);
+    }
+
+    /** The request for {@code proposal}, naming each cgroup limit {@code ceilings} asks for. */
+    public static ApprovalRequest build(
+            ProposalSnapshot proposal,
+            SkillArtifact artifact,
+            ExecutionManifest manifest,
+            Invocation invocation,
+            List<String> argv,
+            SupervisorSelection supervisor,
+            Optional<SkillContract> contract,
+            Optional<dev.skillgate.consent.SkillLocation> location,
+            ResourceCeilings ceilings) {
         return ApprovalRequest.forProposal(
                 proposal,
                 describe(artifact, manifest.entrypoint()),
                 new InvocationPreview(PrettyJson.render(invocation.text()), invocation.digest()),
                 argv,
-                enforcement(manifest, supervisor, contract),
+                enforcement(manifest, supervisor, contract, ceilings),
                 location);
     }
 
@@ -69,7 +86,10 @@ public final class ApprovalRequests {
     }
 
     static Enforcement enforcement(
-            ExecutionManifest manifest, SupervisorSelection supervisor, Optional<SkillContract> contract) {
+            ExecutionManifest manifest,
+            SupervisorSelection supervisor,
+            Optional<SkillContract> contract,
+            ResourceCeilings ceilings) {
         Enforcement standard = Enforcement.standard(manifest.timeout(), manifest.maxOutputBytes());
         List<String> applied = new ArrayList<>(standard.applied());
         List<String> notEnforced = new ArrayList<>();
@@ -80,7 +100,7 @@ public final class ApprovalRequests {
                         : "process tree supervised by " + Text.excerpt(supervisor.name())
                                 + ": its end cannot be proven (the run ends CLEANUP_UNKNOWN)");
         applied.add("invocation at most " + Limits.INVOCATION_BYTES + " bytes, checked against inputSchema");
-        confinementLines(supervisor.confinement(), contract, applied, notEnforced);
+        confinementLines(supervisor.confinement(), contract, ceilings, applied, notEnforced);
         return new Enforcement(applied, notEnforced);
     }
 
@@ -91,6 +111,20 @@ public final class ApprovalRequests {
      */
     static void confinementLines(
             Confinement offered, Optional<SkillContract> contract, List<String> applied, List<String> notEnforced) {
+        confinementLines(offered, contract, ResourceCeilings.NONE, applied, notEnforced);
+    }
+
+    /**
+     * As above, with the cgroup limits {@code ceilings} asks for: each said enforced only when the
+     * supervisor offers its controller and the script cannot rewrite it (a file-write allow-list
+     * applies, decision 0543); otherwise said not enforced with the reason.
+     */
+    static void confinementLines(
+            Confinement offered,
+            Optional<SkillContract> contract,
+            ResourceCeilings ceilings,
+            List<String> applied,
+            List<String> notEnforced) {
         boolean process = offered.processReach() == Confinement.Part.ENFORCED;
         boolean files = offered.fileWrites() == Confinement.Part.ENFORCED;
         boolean tcp = offered.network() == Confinement.Part.ENFORCED;
@@ -138,6 +172,43 @@ public final class ApprovalRequests {
             notEnforced.add("network access (networkDestinations is declared, but this kernel or supervisor"
                     + " cannot enforce it)");
         }
-        notEnforced.add("CPU, memory and process-count limits");
+        if (ceilings.memoryBytes().isEmpty()
+                && ceilings.processes().isEmpty()
+                && ceilings.cpuPercent().isEmpty()) {
+            notEnforced.add("CPU, memory and process-count limits");
+            return;
+        }
+        boolean allowList = files && mode.isPresent() && mode.get() != PermissionMode.FULL_ACCESS;
+        limitLine("memory", ceilings.memoryBytes(), " bytes", offered.memory(), allowList, applied, notEnforced);
+        limitLine(
+                "process count",
+                ceilings.processes(),
+                " processes",
+                offered.processCount(),
+                allowList,
+                applied,
+                notEnforced);
+        limitLine("CPU", ceilings.cpuPercent(), "% of one CPU", offered.cpu(), allowList, applied, notEnforced);
+    }
+
+    private static void limitLine(
+            String name,
+            OptionalLong asked,
+            String unit,
+            Confinement.Part offered,
+            boolean allowList,
+            List<String> applied,
+            List<String> notEnforced) {
+        if (asked.isEmpty()) {
+            notEnforced.add(name + " limit (none asked for)");
+        } else if (offered != Confinement.Part.ENFORCED) {
+            notEnforced.add(name + " limit of " + asked.getAsLong() + unit
+                    + " (no delegated cgroup with that controller here)");
+        } else if (!allowList) {
+            notEnforced.add(name + " limit of " + asked.getAsLong() + unit
+                    + " (written, but the script could rewrite it without a file-write allow-list)");
+        } else {
+            applied.add(name + ": the run's cgroup is limited to " + asked.getAsLong() + unit);
+        }
     }
 }

@@ -22,6 +22,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.runner.NodeRuntime;
+import dev.skillgate.runner.ResourceCeilings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,8 +67,10 @@ public final class EngineCore {
             boolean requestContextsAllowed,
             int maxPendingApprovalsPerAgent,
             int maxApprovalRequestsPerAgentPerMinute,
-            boolean scriptStderr) {
+            boolean scriptStderr,
+            ResourceCeilings ceilings) {
         public Config {
+            Objects.requireNonNull(ceilings, "ceilings");
             Objects.requireNonNull(vouchedAgent, "vouchedAgent");
             Objects.requireNonNull(dataDirectory, "dataDirectory");
             skillRoots = List.copyOf(skillRoots);

@@ -127,7 +127,15 @@ final class ExecutionApproval {
                 .runner(sel, config.runtime().orElseThrow())
                 .argvPreview(verified, request.run(), manifest.entrypoint());
         ApprovalRequest approvalRequest = ApprovalRequests.build(
-                proposal, artifact, manifest, invocation, argv, sel.report(), contract, e.location());
+                proposal,
+                artifact,
+                manifest,
+                invocation,
+                argv,
+                sel.report(),
+                contract,
+                e.location(),
+                config.ceilings());
         AtomicReference<ApprovalDecision> seen = new AtomicReference<>();
         // Every host decision passes the watch first: one the engine does not act on is late (decision 0769).
         LateAnswers.Watch watch = lateAnswers.execution(approvalRequest);

@@ -78,6 +78,7 @@ final class Supervision {
                         .supervisor(supervisor)
                         .acceptUnprovenCleanup(sel.report().unprovenCleanupAccepted())
                         .reportStderr(config.scriptStderr())
+                        .ceilings(config.ceilings())
                         .build();
             }
             return runner;

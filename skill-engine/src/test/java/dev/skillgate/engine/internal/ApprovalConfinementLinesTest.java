@@ -12,9 +12,11 @@ import dev.skillgate.model.SemVer;
 import dev.skillgate.model.SideEffectClass;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.ToolClass;
+import dev.skillgate.runner.ResourceCeilings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +93,45 @@ class ApprovalConfinementLinesTest {
                 .contains("network access (no trust contract)");
         // Process reach is confined at every permission mode, contract or not.
         assertThat(none.applied()).anyMatch(s -> s.startsWith("process reach"));
+    }
+
+    private static final Confinement SIX = new Confinement(
+            Confinement.Part.ENFORCED,
+            Confinement.Part.ENFORCED,
+            Confinement.Part.ENFORCED,
+            Confinement.Part.ENFORCED,
+            Confinement.Part.NOT_ENFORCED,
+            Confinement.Part.ENFORCED);
+    private static final ResourceCeilings LIMITS = ResourceCeilings.NONE.withCgroupLimits(
+            OptionalLong.of(1_048_576), OptionalLong.of(64), OptionalLong.empty());
+
+    static Lines lines(Confinement offered, Optional<SkillContract> c, ResourceCeilings ceilings) {
+        List<String> applied = new ArrayList<>();
+        List<String> not = new ArrayList<>();
+        ApprovalRequests.confinementLines(offered, c, ceilings, applied, not);
+        return new Lines(applied, not);
+    }
+
+    @Test
+    void eachCgroupLimitAskedForIsSaidOnItsOwn() {
+        Lines l = lines(SIX, Optional.of(contract(PermissionMode.WORKSPACE_WRITE, List.of())), LIMITS);
+        assertThat(l.applied()).contains("memory: the run's cgroup is limited to 1048576 bytes");
+        assertThat(l.notEnforced())
+                .contains("process count limit of 64 processes (no delegated cgroup with that controller here)")
+                .contains("CPU limit (none asked for)")
+                .doesNotContain("CPU, memory and process-count limits");
+    }
+
+    @Test
+    void aCgroupLimitTheScriptCouldRewriteIsNotSaidEnforced() {
+        for (Optional<SkillContract> c : List.of(
+                Optional.<SkillContract>empty(), Optional.of(contract(PermissionMode.FULL_ACCESS, List.of())))) {
+            Lines l = lines(SIX, c, LIMITS);
+            assertThat(l.applied()).noneMatch(s -> s.contains("cgroup is limited"));
+            assertThat(l.notEnforced())
+                    .contains("memory limit of 1048576 bytes (written, but the script could rewrite it without a"
+                            + " file-write allow-list)");
+        }
     }
 
     @Test

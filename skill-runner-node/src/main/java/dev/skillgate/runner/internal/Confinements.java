@@ -5,6 +5,7 @@ import dev.skillgate.model.NetworkDestination;
 import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.runner.LaunchConfinement;
+import dev.skillgate.runner.ResourceCeilings;
 import dev.skillgate.runner.SupervisorCapabilities;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -34,6 +35,30 @@ public final class Confinements {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code c} also requiring the cgroup limits the approval request showed as enforced (decision
+     * 0544): each one {@code ceilings} asks for whose part is offered, when a file-write allow-list
+     * is asked for and offered (without it the helper never reports a limit enforced).
+     */
+    public static LaunchConfinement requiringLimits(
+            LaunchConfinement c, Set<Confinement.Kind> offered, ResourceCeilings ceilings) {
+        if (c.writableDirectories().isEmpty() || !offered.contains(Confinement.Kind.FILE_WRITES)) {
+            return c;
+        }
+        EnumSet<Confinement.Kind> r = EnumSet.noneOf(Confinement.Kind.class);
+        r.addAll(c.required());
+        if (ceilings.memoryBytes().isPresent() && offered.contains(Confinement.Kind.MEMORY)) {
+            r.add(Confinement.Kind.MEMORY);
+        }
+        if (ceilings.processes().isPresent() && offered.contains(Confinement.Kind.PROCESS_COUNT)) {
+            r.add(Confinement.Kind.PROCESS_COUNT);
+        }
+        if (ceilings.cpuPercent().isPresent() && offered.contains(Confinement.Kind.CPU)) {
+            r.add(Confinement.Kind.CPU);
+        }
+        return new LaunchConfinement(c.writableDirectories(), c.tcpConnectPorts(), r);
     }
 
     /** What to ask the supervisor for; {@code home}, {@code tmp} and {@code workspace} are real paths. */

@@ -1,5 +1,6 @@
 package dev.skillgate.runner.internal;
 
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -55,6 +57,7 @@ public final class RunExecution implements ExecutionHandle {
     private final Path dataDirectory;
     private final boolean acceptUnproven;
     private final boolean reportStderr;
+    private final ResourceCeilings ceilings;
     private final ProgressListener listener;
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<ExecutionEnvelope> envelope = new CompletableFuture<>();
@@ -70,6 +73,7 @@ public final class RunExecution implements ExecutionHandle {
             Path dataDirectory,
             boolean acceptUnproven,
             boolean reportStderr,
+            ResourceCeilings ceilings,
             ProgressListener listener) {
         this.request = request;
         this.runtime = runtime;
@@ -77,6 +81,7 @@ public final class RunExecution implements ExecutionHandle {
         this.dataDirectory = dataDirectory;
         this.acceptUnproven = acceptUnproven;
         this.reportStderr = reportStderr;
+        this.ceilings = ceilings;
         this.listener = listener;
     }
 
@@ -88,9 +93,10 @@ public final class RunExecution implements ExecutionHandle {
             Path dataDirectory,
             boolean acceptUnproven,
             boolean reportStderr,
+            ResourceCeilings ceilings,
             ProgressListener listener) {
-        RunExecution ex =
-                new RunExecution(request, runtime, supervisor, dataDirectory, acceptUnproven, reportStderr, listener);
+        RunExecution ex = new RunExecution(
+                request, runtime, supervisor, dataDirectory, acceptUnproven, reportStderr, ceilings, listener);
         Thread t = new Thread(ex::execute, "skillgate-run-" + request.runId());
         t.setDaemon(true);
         t.start();
@@ -242,12 +248,16 @@ public final class RunExecution implements ExecutionHandle {
         try {
             // What the approval showed as enforced (the supervisor's stable capabilities) is required:
             // the helper refuses the launch rather than run with less (decision 0540).
-            confinement = Confinements.forContract(
-                            request.contract(),
-                            staged.home().toRealPath(),
-                            staged.tmp().toRealPath(),
-                            cwd)
-                    .requiring(Confinements.offered(supervisor.capabilities()));
+            Set<Confinement.Kind> offered = Confinements.offered(supervisor.capabilities());
+            confinement = Confinements.requiringLimits(
+                    Confinements.forContract(
+                                    request.contract(),
+                                    staged.home().toRealPath(),
+                                    staged.tmp().toRealPath(),
+                                    cwd)
+                            .requiring(offered),
+                    offered,
+                    ceilings);
         } catch (IOException e) {
             return refusedAfterStaging(staged, ErrorCode.STAGING_FAILED, "the run's HOME or TMPDIR cannot be resolved");
         }
@@ -266,7 +276,7 @@ public final class RunExecution implements ExecutionHandle {
                 request.manifest().timeout().toDuration(),
                 Duration.ofMillis(Limits.TERMINATION_GRACE_MILLIS),
                 LaunchSpec.DEFAULT_KILL_DEADLINE,
-                ResourceCeilings.NONE,
+                ceilings,
                 recorder,
                 confinement);
 

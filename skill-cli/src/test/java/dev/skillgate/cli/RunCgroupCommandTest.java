@@ -1,0 +1,178 @@
+package dev.skillgate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.skillgate.fixtures.TestNodeBinary;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code skillgate run --cgroup DIR} with a real {@code node} and the Linux supervisor (decision 0544):
+ * the run is placed in its own child cgroup of the delegated directory, which is removed afterwards;
+ * a directory that is no cgroup v2 directory refuses the run before the script starts; a missing one
+ * is a usage error. The delegated directory is created below the cgroup2 mount (skipped with the
+ * reason where that cannot be done).
+ */
+@EnabledOnOs(OS.LINUX)
+class RunCgroupCommandTest {
+    private static final String NODE = TestNodeBinary.require().toString();
+    /** Writes {@code file}, then waits (at most 20 s) for {@code go} to exist. */
+    private static final String WAITER = """
+            import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+            const input = JSON.parse(readFileSync(0, 'utf8'));
+            writeFileSync(input.file, 'ran');
+            const until = Date.now() + 20000;
+            const tick = () => existsSync(input.go) || Date.now() > until
+                ? process.stdout.write('{}') : setTimeout(tick, 20);
+            tick();
+            """;
+
+    @TempDir
+    Path tmp;
+
+    private Path skill;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void skill() throws IOException {
+        skill = Files.createDirectories(tmp.resolve("skills").resolve("waiter"));
+        Files.writeString(skill.resolve("SKILL.md"), "---\nname: waiter\ndescription: Waits for a file.\n---\n");
+        Files.createDirectories(skill.resolve("scripts"));
+        Files.writeString(skill.resolve("scripts/w.mjs"), WAITER);
+        Files.writeString(
+                skill.resolve("execution.json"),
+                "{\"schemaVersion\":1,\"entrypoint\":\"scripts/w.mjs\",\"files\":[\"scripts/w.mjs\"],"
+                        + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"file\":{\"type\":\"string\"},"
+                        + "\"go\":{\"type\":\"string\"}},\"required\":[\"file\",\"go\"],"
+                        + "\"additionalProperties\":false},"
+                        + "\"outputSchema\":{\"type\":\"object\",\"properties\":{}},\"timeoutMs\":30000}");
+    }
+
+    private int run(String... args) {
+        return Main.run(
+                args,
+                new ByteArrayInputStream("yes\n".getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String input() {
+        return "{\"file\":\"" + tmp.resolve("ran") + "\",\"go\":\"" + tmp.resolve("go") + "\"}";
+    }
+
+    private String[] runArgs(Path cgroup) {
+        return new String[] {
+            "run",
+            skill.toString(),
+            "--node",
+            NODE,
+            "--input",
+            input(),
+            "--data-dir",
+            tmp.resolve("data").toString(),
+            "--cgroup",
+            cgroup.toString()
+        };
+    }
+
+    static Optional<Path> cgroup2Mount() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            String[] halves = line.split(" - ", 2);
+            if (halves.length == 2 && halves[1].startsWith("cgroup2 ")) {
+                return Optional.of(Path.of(halves[0].split(" ")[4]));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<Path> runCgroups(Path delegated) throws IOException {
+        try (Stream<Path> s = Files.list(delegated)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("skillgate-") && Files.isDirectory(p))
+                    .toList();
+        }
+    }
+
+    @Test
+    void theRunLivesInItsOwnCgroupBelowTheDelegatedOne() throws Exception {
+        Optional<Path> mount = cgroup2Mount();
+        assumeTrue(mount.isPresent(), "no cgroup2 file system is mounted");
+        Path delegated;
+        try {
+            delegated = Files.createDirectory(mount.get().resolve("skillgate-cli-test-" + UUID.randomUUID()));
+        } catch (IOException e) {
+            assumeTrue(false, "cannot create a cgroup below " + mount.get() + " to delegate (" + e + ")");
+            return;
+        }
+        try {
+            CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(runArgs(delegated)));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertThat(tmp.resolve("ran"))
+                    .as(out.toString(StandardCharsets.UTF_8) + err)
+                    .exists();
+            List<Path> live = runCgroups(delegated);
+            assertThat(live).hasSize(1);
+            String procs = Files.readString(live.get(0).resolve("cgroup.procs")).trim();
+            assertThat(procs).isNotEmpty();
+            assertThat(procs.split("\n"))
+                    .doesNotContain(Long.toString(ProcessHandle.current().pid()));
+            Files.writeString(tmp.resolve("go"), "");
+
+            assertThat(code.get(30, TimeUnit.SECONDS))
+                    .as(out.toString(StandardCharsets.UTF_8) + err)
+                    .isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8))
+                    .contains("status: SUCCEEDED")
+                    .contains("cleanup: PROVEN");
+            assertThat(runCgroups(delegated))
+                    .as("the run cgroup is removed after the run")
+                    .isEmpty();
+        } finally {
+            List<Path> left = new ArrayList<>(runCgroups(delegated));
+            for (Path p : left) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(delegated);
+        }
+    }
+
+    @Test
+    void aDirectoryThatIsNoCgroupRefusesTheRunBeforeTheScriptStarts() throws IOException {
+        Path notACgroup = Files.createDirectories(tmp.resolve("not-a-cgroup"));
+        int code = run(runArgs(notACgroup));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(text + err).isEqualTo(ExitCode.REFUSED.code());
+        assertThat(text).contains("CONFINEMENT_UNAVAILABLE");
+        assertThat(tmp.resolve("ran")).as("the script never ran").doesNotExist();
+        assertThat(notACgroup).isEmptyDirectory();
+    }
+
+    @Test
+    void aMissingDirectoryIsAUsageError() {
+        int code = run(runArgs(tmp.resolve("missing")));
+        assertThat(code).isEqualTo(ExitCode.USAGE.code());
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--cgroup");
+        assertThat(tmp.resolve("ran")).doesNotExist();
+    }
+}
