@@ -59,7 +59,7 @@ class SharedPackagesModuleTest {
     }
 
     @Test
-    void codeOutsideTheSiblingsCannotCallASharedType() throws Exception {
+    void codeOutsideTheSiblingsCannotCallASharedType() throws Throwable {
         ModuleLayer layer = modelAndConsent();
         Module model = layer.findModule("dev.skillgate.model").orElseThrow();
         Class<?> text = Class.forName("dev.skillgate.model.shared.Text", false, model.getClassLoader());
