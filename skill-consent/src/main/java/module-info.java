@@ -11,6 +11,9 @@ module dev.skillgate.consent {
 
     exports dev.skillgate.consent;
     exports dev.skillgate.consent.spi;
+    // The proposal ledger and its one-use grants (decision 0634): for the engine, never for hosts.
+    exports dev.skillgate.consent.shared to
+            dev.skillgate.engine;
     // The one rendering of an approval request, shared with the agent-framework adapters so that an
     // MCP elicitation or an ADK confirmation shows what the console shows (decision 0602).
     exports dev.skillgate.consent.internal to

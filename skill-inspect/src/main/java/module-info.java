@@ -10,7 +10,10 @@ module dev.skillgate.inspect {
     requires com.networknt.schema;
     requires org.snakeyaml.engine;
     requires static org.apiguardian.api;
-    // Packages are exported here as they land; internal packages never are.
+    // Packages are exported here as they land; internal packages never are, shared ones only to named siblings.
     exports dev.skillgate.inspect;
     exports dev.skillgate.protocol;
+    // Sibling-only contract parsing and checks (decision 0634): for the engine, never for hosts.
+    exports dev.skillgate.inspect.shared to
+            dev.skillgate.engine;
 }

@@ -10,4 +10,14 @@ module dev.skillgate.model {
     requires static org.apiguardian.api;
 
     exports dev.skillgate.model;
+    // Sibling-only helpers (decision 0634): exported to the modules that use them, never to hosts.
+    exports dev.skillgate.model.shared to
+            dev.skillgate.audit,
+            dev.skillgate.cli,
+            dev.skillgate.consent,
+            dev.skillgate.engine,
+            dev.skillgate.inspect,
+            dev.skillgate.project,
+            dev.skillgate.runner,
+            dev.skillgate.signature;
 }

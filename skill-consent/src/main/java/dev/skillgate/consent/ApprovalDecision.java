@@ -1,7 +1,7 @@
 package dev.skillgate.consent;
 
 import dev.skillgate.model.ErrorCode;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;

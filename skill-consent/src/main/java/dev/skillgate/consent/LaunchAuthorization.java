@@ -1,5 +1,7 @@
 package dev.skillgate.consent;
 
+import dev.skillgate.consent.shared.ConsumedGrant;
+import dev.skillgate.consent.shared.WorkflowStepGrant;
 import org.apiguardian.api.API;
 
 /**

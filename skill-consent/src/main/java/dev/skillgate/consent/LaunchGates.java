@@ -1,5 +1,6 @@
 package dev.skillgate.consent;
 
+import dev.skillgate.consent.shared.ConsumedGrant;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.SkillName;

@@ -47,7 +47,7 @@ public enum ProposalState {
     }
 
     /** The code reported when a consume meets this state (never used for {@link #APPROVED}). */
-    ErrorCode refusal() {
+    public ErrorCode refusal() {
         return refusal;
     }
 }

@@ -1,6 +1,6 @@
 /**
  * Exact, one-use consent (SPEC §8): {@link dev.skillgate.consent.ConsentBinding bindings}, the
- * per-run {@link dev.skillgate.consent.ConsentLedger ledger}, execution
+ * per-run {@link dev.skillgate.consent.shared.ConsentLedger ledger}, execution
  * {@link dev.skillgate.consent.ExecutionPolicy policy} with store-minted
  * {@link dev.skillgate.consent.Receipt receipts}, the independent
  * {@link dev.skillgate.consent.LaunchGates launch gates}, and the

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.consent.Fixtures.FakeTicker;
 import dev.skillgate.consent.Fixtures.MutableClock;
+import dev.skillgate.consent.shared.ConsentLedger;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;

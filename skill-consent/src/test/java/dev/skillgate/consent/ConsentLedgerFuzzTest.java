@@ -4,6 +4,8 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.skillgate.consent.Fixtures.FakeTicker;
 import dev.skillgate.consent.Fixtures.MutableClock;
+import dev.skillgate.consent.shared.ConsentLedger;
+import dev.skillgate.consent.shared.ConsumedGrant;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.SkillName;

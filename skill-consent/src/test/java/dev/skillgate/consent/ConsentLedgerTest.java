@@ -13,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.consent.Fixtures.FakeTicker;
 import dev.skillgate.consent.Fixtures.MutableClock;
+import dev.skillgate.consent.shared.ConsentLedger;
+import dev.skillgate.consent.shared.ConsumedGrant;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.OutputLimit;

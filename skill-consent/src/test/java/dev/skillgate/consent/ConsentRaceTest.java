@@ -5,6 +5,8 @@ import static dev.skillgate.consent.Fixtures.SKILL;
 import static dev.skillgate.consent.Fixtures.binding;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.consent.shared.ConsentLedger;
+import dev.skillgate.consent.shared.ConsumedGrant;
 import dev.skillgate.model.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import static dev.skillgate.consent.Fixtures.SKILL;
 import static dev.skillgate.consent.Fixtures.binding;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.consent.shared.ConsentLedger;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Sha256Digest;

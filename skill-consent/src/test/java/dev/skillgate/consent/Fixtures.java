@@ -1,5 +1,6 @@
 package dev.skillgate.consent;
 
+import dev.skillgate.consent.shared.Ticker;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.OutputLimit;
 import dev.skillgate.model.PortablePath;

@@ -5,6 +5,9 @@ import static dev.skillgate.consent.Fixtures.binding;
 import static dev.skillgate.consent.PolicyFixtures.scope;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.consent.shared.ConsentLedger;
+import dev.skillgate.consent.shared.ConsumedGrant;
+import dev.skillgate.consent.shared.WorkflowStepGrant;
 import dev.skillgate.consent.spi.PolicyStore;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;

@@ -2,6 +2,9 @@ package dev.skillgate.consent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.consent.shared.ConsentLedger;
+import dev.skillgate.consent.shared.ConsumedGrant;
+import dev.skillgate.consent.shared.WorkflowStepGrant;
 import dev.skillgate.consent.spi.PolicyStore;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

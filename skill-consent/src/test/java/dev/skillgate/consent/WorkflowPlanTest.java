@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.skillgate.consent.Fixtures.FakeTicker;
 import dev.skillgate.consent.Fixtures.MutableClock;
+import dev.skillgate.consent.shared.ConsentLedger;
+import dev.skillgate.consent.shared.WorkflowStepGrant;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ErrorCode;

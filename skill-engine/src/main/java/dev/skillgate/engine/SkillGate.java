@@ -20,11 +20,11 @@ import dev.skillgate.inspect.Inspection;
 import dev.skillgate.inspect.SignatureChecker;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.Diagnostic;
-import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.ResourceCeilings;
@@ -456,7 +456,7 @@ public final class SkillGate implements AutoCloseable {
         /**
          * The private data directory (absolute): policy, audit log, staging, supervisor helper.
          * Required. It and every directory on its path must not be changeable by another user or group
-         * ({@link dev.skillgate.model.DirectoryPlacement}, the OpenSSH StrictModes rule; a root-owned
+         * ({@link dev.skillgate.model.shared.DirectoryPlacement}, the OpenSSH StrictModes rule; a root-owned
          * sticky directory such as {@code /tmp} is allowed on the path, with everything below it this
          * user's); otherwise nothing is created there and every execution and activation is refused
          * with {@code DATA_DIRECTORY_UNSAFE}.
@@ -510,7 +510,7 @@ public final class SkillGate implements AutoCloseable {
          * it. Without one the gate uses a private admin over the data directory's policy file: no
          * object reachable from the gate can change it, but it is a file, and any process of the host
          * user (or root) can (no other user can: the data directory must pass {@link
-         * dev.skillgate.model.DirectoryPlacement}).
+         * dev.skillgate.model.shared.DirectoryPlacement}).
          */
         public Builder admin(SkillGateAdmin admin) {
             this.admin = Objects.requireNonNull(admin, "admin");

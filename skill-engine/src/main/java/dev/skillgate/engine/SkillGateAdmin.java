@@ -27,7 +27,6 @@ import dev.skillgate.engine.internal.WorkflowPlans;
 import dev.skillgate.engine.internal.Workspaces;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.Diagnostic;
-import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.OutputLimit;
@@ -35,6 +34,7 @@ import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Timeout;
 import dev.skillgate.model.WorkspaceIdentity;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import dev.skillgate.runner.StagingJanitor;
 import dev.skillgate.workflow.OperatorDecision;
 import dev.skillgate.workflow.Recovery;
@@ -69,7 +69,7 @@ import org.apiguardian.api.API;
  * consented script still runs with the host user's files and network.
  *
  * <p>The data directory must not be changeable by another user or group, nor any directory on its
- * path ({@link dev.skillgate.model.DirectoryPlacement}, decision 0520): otherwise the admin opens
+ * path ({@link dev.skillgate.model.shared.DirectoryPlacement}, decision 0520): otherwise the admin opens
  * without creating anything there, its audit log is disabled ({@code DATA_DIRECTORY_UNSAFE}: nothing
  * trusted, nothing appended), its policy is blocked and {@link #savePolicy} refuses with that code.
  */

@@ -3,10 +3,10 @@ package dev.skillgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.audit.AuditLog;
-import dev.skillgate.consent.ConsentLedger;
 import dev.skillgate.consent.ExecuteCapability;
 import dev.skillgate.consent.PolicyAdmin;
 import dev.skillgate.consent.PolicyUpdate;
+import dev.skillgate.consent.shared.ConsentLedger;
 import dev.skillgate.consent.spi.PolicyStore;
 import dev.skillgate.runner.LaunchSpec;
 import dev.skillgate.runner.NodeRunner;

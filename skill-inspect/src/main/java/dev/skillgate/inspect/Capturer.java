@@ -16,7 +16,7 @@ import dev.skillgate.model.Limits;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.SkillContract;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.protocol.ManifestParser;
 import dev.skillgate.protocol.ManifestVerdict;
 import java.nio.ByteBuffer;

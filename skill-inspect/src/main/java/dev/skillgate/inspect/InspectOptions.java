@@ -1,7 +1,8 @@
 package dev.skillgate.inspect;
 
+import dev.skillgate.inspect.shared.DialectMapping;
 import dev.skillgate.model.SkillName;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

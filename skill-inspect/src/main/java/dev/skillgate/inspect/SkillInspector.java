@@ -1,6 +1,8 @@
 package dev.skillgate.inspect;
 
 import dev.skillgate.inspect.internal.Inspector;
+import dev.skillgate.inspect.shared.ContractCheck;
+import dev.skillgate.inspect.shared.ContractParser;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.OriginType;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.skillgate.inspect.shared.ContractParser;
 import dev.skillgate.model.AgentRequirement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;

@@ -5,6 +5,8 @@ import static dev.skillgate.inspect.Captures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.skillgate.inspect.shared.ContractParser;
+import dev.skillgate.inspect.shared.ContractParserTest;
 import dev.skillgate.model.AgentRequirement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.skillgate.inspect.shared.ContractCheck;
+import dev.skillgate.inspect.shared.ContractParser;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.InputType;
 import dev.skillgate.model.PermissionMode;

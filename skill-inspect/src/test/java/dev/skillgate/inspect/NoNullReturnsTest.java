@@ -2,6 +2,8 @@ package dev.skillgate.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.inspect.shared.ContractParser;
+import dev.skillgate.inspect.shared.ContractParserTest;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;

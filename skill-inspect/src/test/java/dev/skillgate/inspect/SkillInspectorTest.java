@@ -5,6 +5,7 @@ import static dev.skillgate.inspect.Captures.skillMd;
 import static dev.skillgate.inspect.Captures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.inspect.shared.ContractParserTest;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InputType;

@@ -1,5 +1,6 @@
 package dev.skillgate.model;
 
+import dev.skillgate.model.shared.Text;
 import org.apiguardian.api.API;
 
 /** The module system a Node entrypoint uses, fixed by its file extension (SPEC §4). */

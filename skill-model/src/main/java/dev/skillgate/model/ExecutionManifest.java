@@ -1,5 +1,6 @@
 package dev.skillgate.model;
 
+import dev.skillgate.model.shared.Text;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package dev.skillgate.model;
 
+import dev.skillgate.model.shared.Text;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.text.Normalizer;

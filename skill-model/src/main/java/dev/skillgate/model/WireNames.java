@@ -1,5 +1,6 @@
 package dev.skillgate.model;
 
+import dev.skillgate.model.shared.Text;
 import java.util.function.Function;
 
 /** Exact, case-sensitive lookup of an enum constant by its wire name. */

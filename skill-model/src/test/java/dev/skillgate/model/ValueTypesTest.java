@@ -3,6 +3,7 @@ package dev.skillgate.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.skillgate.model.shared.Text;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.RunId;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.project.internal.ProjectStaging;
 import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.LaunchSpec;

@@ -4,7 +4,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.RuntimeIdentity;
 import dev.skillgate.model.Sha256Digest;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.runner.internal.NodeFlags;
 import java.io.IOException;
 import java.io.InputStream;

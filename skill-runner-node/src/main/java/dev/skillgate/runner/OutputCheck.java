@@ -13,7 +13,7 @@ import org.apiguardian.api.API;
  * only with complete (never truncated) output that is non-empty and valid UTF-8. It never decides
  * success on its own: success also needs proven cleanup and no detached descendant. An
  * implementation must be strict (exactly one JSON value, nothing after it) and must not echo raw
- * output into its diagnostics beyond {@link dev.skillgate.model.Text#excerpt}. If it throws, the
+ * output into its diagnostics beyond {@link dev.skillgate.model.shared.Text#excerpt}. If it throws, the
  * runner reports {@code OUTPUT_NOT_JSON}.
  */
 @FunctionalInterface

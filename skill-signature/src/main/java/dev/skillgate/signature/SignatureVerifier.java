@@ -3,7 +3,7 @@ package dev.skillgate.signature;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Revision;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.signature.internal.Ed25519PublicKey;
 import dev.skillgate.signature.internal.Refusal;
 import dev.skillgate.signature.internal.SignatureFile;

@@ -2,8 +2,8 @@ package dev.skillgate.benchmarks.jmh;
 
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ConsentBinding;
-import dev.skillgate.consent.ConsentLedger;
 import dev.skillgate.consent.ProposalSnapshot;
+import dev.skillgate.consent.shared.ConsentLedger;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.OutputLimit;
 import dev.skillgate.model.Revision;

@@ -13,7 +13,7 @@ import dev.skillgate.inspect.ValidationProfile;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.OutputLimit;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.protocol.CompiledSchema;
 import dev.skillgate.protocol.SchemaCompilation;
 import dev.skillgate.protocol.SchemaGate;

@@ -1,8 +1,8 @@
 package dev.skillgate.audit.internal;
 
 import dev.skillgate.model.Diagnostic;
-import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;

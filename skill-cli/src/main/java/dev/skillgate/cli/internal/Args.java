@@ -1,6 +1,6 @@
 package dev.skillgate.cli.internal;
 
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.skillgate.cli.internal;
 
 import dev.skillgate.model.Diagnostic;
-import dev.skillgate.model.DirectoryPlacement;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;

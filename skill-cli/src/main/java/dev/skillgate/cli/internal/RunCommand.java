@@ -691,7 +691,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
         while (true) {
             java.nio.charset.CoderResult r = decoder.decode(in, chars, true);
             chars.flip();
-            line.append(dev.skillgate.model.Text.sanitize(chars.toString(), Integer.MAX_VALUE));
+            line.append(dev.skillgate.model.shared.Text.sanitize(chars.toString(), Integer.MAX_VALUE));
             chars.clear();
             if (r.isError()) {
                 for (int k = 0; k < r.length(); k++) {

@@ -15,7 +15,7 @@ import dev.skillgate.model.NetworkDestination;
 import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.SkillContract;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.protocol.Invocation;
 import dev.skillgate.runner.ResourceCeilings;
 import java.util.ArrayList;

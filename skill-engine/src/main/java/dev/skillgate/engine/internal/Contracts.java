@@ -1,11 +1,11 @@
 package dev.skillgate.engine.internal;
 
 import dev.skillgate.inspect.AgentContext;
-import dev.skillgate.inspect.ContractCheck;
-import dev.skillgate.inspect.ContractParser;
 import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.inspect.SkillArtifact;
+import dev.skillgate.inspect.shared.ContractCheck;
+import dev.skillgate.inspect.shared.ContractParser;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.util.List;

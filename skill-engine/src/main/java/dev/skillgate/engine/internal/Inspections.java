@@ -13,7 +13,7 @@ import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.SkillName;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.protocol.SchemaRole;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -21,7 +21,7 @@ import java.util.Objects;
  * rejection leads with {@code OUTPUT_NOT_JSON} (not exactly one strict JSON value within the
  * limit) or {@code OUTPUT_SCHEMA} (a value that does not satisfy {@code outputSchema}), followed
  * by the protocol's own issues with their JSON pointers; none of them echo the output beyond
- * {@link dev.skillgate.model.Text#excerpt}.
+ * {@link dev.skillgate.model.shared.Text#excerpt}.
  */
 public final class ResultCheck implements OutputCheck {
     private final CompiledSchema outputSchema;

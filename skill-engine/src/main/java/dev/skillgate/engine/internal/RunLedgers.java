@@ -1,9 +1,9 @@
 package dev.skillgate.engine.internal;
 
 import dev.skillgate.consent.ConsentBinding;
-import dev.skillgate.consent.ConsentLedger;
 import dev.skillgate.consent.ConsentResult;
 import dev.skillgate.consent.ProposalSnapshot;
+import dev.skillgate.consent.shared.ConsentLedger;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SkillName;

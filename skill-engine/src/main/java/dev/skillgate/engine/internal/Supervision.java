@@ -2,8 +2,8 @@ package dev.skillgate.engine.internal;
 
 import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.model.Diagnostic;
-import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.HardeningLayer;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import dev.skillgate.runner.NodeRunner;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProcessSupervisor;

@@ -4,7 +4,7 @@ import dev.skillgate.engine.SupervisorSelection;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.HardeningLayer;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.runner.PortableSupervisor;
 import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.SupervisorCapabilities;

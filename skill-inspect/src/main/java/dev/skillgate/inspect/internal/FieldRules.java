@@ -9,7 +9,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.Severity;
 import dev.skillgate.model.SkillName;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -8,7 +8,7 @@ import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.PortablePath;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -5,7 +5,7 @@ import dev.skillgate.inspect.FileIdentity;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.PortablePath;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;

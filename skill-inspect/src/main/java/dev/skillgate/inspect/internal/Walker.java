@@ -12,7 +12,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.Severity;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;

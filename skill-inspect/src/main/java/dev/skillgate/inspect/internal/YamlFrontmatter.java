@@ -3,7 +3,7 @@ package dev.skillgate.inspect.internal;
 import dev.skillgate.inspect.FrontmatterValue;
 import dev.skillgate.inspect.ValidationProfile;
 import dev.skillgate.model.ErrorCode;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

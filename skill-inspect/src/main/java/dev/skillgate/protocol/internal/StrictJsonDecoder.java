@@ -3,7 +3,7 @@ package dev.skillgate.protocol.internal;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

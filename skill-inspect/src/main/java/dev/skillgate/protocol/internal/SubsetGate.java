@@ -3,7 +3,7 @@ package dev.skillgate.protocol.internal;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -12,7 +12,7 @@ import com.networknt.schema.path.NodePath;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

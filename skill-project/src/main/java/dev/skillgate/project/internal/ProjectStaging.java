@@ -1,8 +1,8 @@
 package dev.skillgate.project.internal;
 
-import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;

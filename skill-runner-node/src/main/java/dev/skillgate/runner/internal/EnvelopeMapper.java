@@ -13,7 +13,7 @@ import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.Sha256Digest;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.runner.OutputCheck;
 import dev.skillgate.runner.SupervisionResult;
 import dev.skillgate.runner.SupervisionResult.Outcome;

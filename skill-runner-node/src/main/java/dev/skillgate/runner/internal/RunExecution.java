@@ -12,7 +12,7 @@ import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.ExecutionHandle;
 import dev.skillgate.runner.LaunchConfinement;

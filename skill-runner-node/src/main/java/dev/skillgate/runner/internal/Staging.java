@@ -1,13 +1,13 @@
 package dev.skillgate.runner.internal;
 
 import dev.skillgate.model.Diagnostic;
-import dev.skillgate.model.DirectoryPlacement;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import dev.skillgate.runner.SupervisorIdentity;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -3,7 +3,7 @@ package dev.skillgate.signature.internal;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.signature.PublisherKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

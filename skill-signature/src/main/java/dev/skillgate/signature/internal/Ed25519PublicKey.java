@@ -2,7 +2,7 @@ package dev.skillgate.signature.internal;
 
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Sha256Digest;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;

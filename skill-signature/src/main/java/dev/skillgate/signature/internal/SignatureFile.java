@@ -4,7 +4,7 @@ import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.Sha256Digest;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.signature.SignatureStatement;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,7 @@
-package dev.skillgate.inspect;
+package dev.skillgate.inspect.shared;
 
+import dev.skillgate.inspect.ContractDialect;
+import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.internal.ContractRules;
 import dev.skillgate.model.AgentRequirement;
 import dev.skillgate.model.Diagnostic;
@@ -15,8 +17,8 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SideEffectClass;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.SkillName;
-import dev.skillgate.model.Text;
 import dev.skillgate.model.ToolClass;
+import dev.skillgate.model.shared.Text;
 import dev.skillgate.protocol.internal.JsonPointers;
 import dev.skillgate.protocol.internal.StrictJsonDecoder;
 import java.math.BigDecimal;

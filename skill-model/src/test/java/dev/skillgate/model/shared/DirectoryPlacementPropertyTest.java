@@ -1,7 +1,9 @@
-package dev.skillgate.model;
+package dev.skillgate.model.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,5 +1,7 @@
-package dev.skillgate.model;
+package dev.skillgate.model.shared;
 
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import java.io.IOException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;

@@ -1,4 +1,4 @@
-package dev.skillgate.model;
+package dev.skillgate.model.shared;
 
 import org.apiguardian.api.API;
 
@@ -48,7 +48,7 @@ public final class Text {
     }
 
     /** Whether a code point is a control, format, line/paragraph separator or unpaired surrogate. */
-    static boolean isUnsafe(int cp) {
+    public static boolean isUnsafe(int cp) {
         int type = Character.getType(cp);
         return type == Character.CONTROL
                 || type == Character.FORMAT

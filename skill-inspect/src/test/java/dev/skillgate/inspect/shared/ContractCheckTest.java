@@ -1,8 +1,10 @@
-package dev.skillgate.inspect;
+package dev.skillgate.inspect.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.model.AgentRequirement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;

@@ -1,5 +1,6 @@
-package dev.skillgate.model;
+package dev.skillgate.model.shared;
 
+import dev.skillgate.model.Diagnostic;
 import java.nio.file.Path;
 import java.util.Optional;
 

@@ -1,5 +1,8 @@
-package dev.skillgate.consent;
+package dev.skillgate.consent.shared;
 
+import dev.skillgate.consent.ConsentBinding;
+import dev.skillgate.consent.LaunchAuthorization;
+import dev.skillgate.consent.ProposalId;
 import dev.skillgate.model.SkillName;
 import java.time.Instant;
 import java.util.Objects;

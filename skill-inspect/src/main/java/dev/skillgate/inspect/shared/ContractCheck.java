@@ -1,5 +1,7 @@
-package dev.skillgate.inspect;
+package dev.skillgate.inspect.shared;
 
+import dev.skillgate.inspect.AgentContext;
+import dev.skillgate.inspect.CredentialBroker;
 import dev.skillgate.model.AgentRequirement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
@@ -7,8 +9,8 @@ import dev.skillgate.model.InputType;
 import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.SideEffectClass;
 import dev.skillgate.model.SkillContract;
-import dev.skillgate.model.Text;
 import dev.skillgate.model.ToolClass;
+import dev.skillgate.model.shared.Text;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -138,7 +140,7 @@ public final class ContractCheck {
      * The credential part of the check alone: with no context, only whether declared credentials
      * can be brokered at all. Used by the inspector, which may have no agent context.
      */
-    static List<Diagnostic> credentialProblems(
+    public static List<Diagnostic> credentialProblems(
             SkillContract contract, Optional<AgentContext> context, Optional<CredentialBroker> broker) {
         List<Diagnostic> out = new ArrayList<>();
         if (context.isPresent()) {

@@ -1,5 +1,15 @@
-package dev.skillgate.consent;
+package dev.skillgate.consent.shared;
 
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.ConsentBinding;
+import dev.skillgate.consent.ConsentResult;
+import dev.skillgate.consent.PlanSnapshot;
+import dev.skillgate.consent.ProposalId;
+import dev.skillgate.consent.ProposalSnapshot;
+import dev.skillgate.consent.ProposalState;
+import dev.skillgate.consent.WorkflowApprovalRequest;
+import dev.skillgate.consent.WorkflowPlan;
 import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;

@@ -1,9 +1,11 @@
-package dev.skillgate.model;
+package dev.skillgate.model.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.skillgate.model.Diagnostic;
+import dev.skillgate.model.ErrorCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

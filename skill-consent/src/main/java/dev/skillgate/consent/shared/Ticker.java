@@ -1,4 +1,4 @@
-package dev.skillgate.consent;
+package dev.skillgate.consent.shared;
 
 import org.apiguardian.api.API;
 

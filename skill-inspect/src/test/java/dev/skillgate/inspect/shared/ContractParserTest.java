@@ -1,7 +1,8 @@
-package dev.skillgate.inspect;
+package dev.skillgate.inspect.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.InputType;
@@ -27,11 +28,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Every rule of the strict contract parser, with an input that fails it and one that passes. */
-class ContractParserTest {
+public class ContractParserTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The seed's example contract, as skillgate spells it. */
-    static Map<String, Object> valid() {
+    public static Map<String, Object> valid() {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("schemaVersion", 1);
         c.put("recordType", "skill-contract");
@@ -49,7 +50,7 @@ class ContractParserTest {
         return c;
     }
 
-    static byte[] bytes(Map<String, Object> contract) {
+    public static byte[] bytes(Map<String, Object> contract) {
         return JSON.writeValueAsBytes(contract);
     }
 

@@ -1,4 +1,4 @@
-package dev.skillgate.model;
+package dev.skillgate.model.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

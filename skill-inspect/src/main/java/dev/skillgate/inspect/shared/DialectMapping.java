@@ -1,5 +1,7 @@
-package dev.skillgate.inspect;
+package dev.skillgate.inspect.shared;
 
+import dev.skillgate.inspect.ContractDialect;
+import dev.skillgate.inspect.ContractVerdict;
 import dev.skillgate.inspect.internal.ContractRules;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
@@ -7,22 +9,27 @@ import dev.skillgate.model.NetworkDestination;
 import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.SkillContract;
 import dev.skillgate.model.SkillName;
-import dev.skillgate.model.Text;
+import dev.skillgate.model.shared.Text;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Runs one {@link ContractDialect} over a decoded contract file, fail closed: whatever the dialect
  * does, the outcome is a {@link ContractVerdict}, never an exception.
+ *
+ * <p>Public only so that {@code InspectOptions} and {@link ContractParser} in two packages share it;
+ * the package is exported to no host (decision 0634).
  */
-final class DialectMapping {
+@API(status = API.Status.INTERNAL, since = "0.1.0")
+public final class DialectMapping {
     private DialectMapping() {}
 
     /** Checks a registry of dialects keyed by record type: valid names, no null. */
-    static Map<String, ContractDialect> checked(Map<String, ContractDialect> dialects) {
+    public static Map<String, ContractDialect> checked(Map<String, ContractDialect> dialects) {
         Map<String, ContractDialect> copy = Map.copyOf(dialects);
         for (String type : copy.keySet()) {
             if (!ContractDialect.isValidRecordType(type)) {
@@ -33,7 +40,7 @@ final class DialectMapping {
         return copy;
     }
 
-    static ContractVerdict map(
+    public static ContractVerdict map(
             String recordType,
             ContractDialect dialect,
             byte[] bytes,
