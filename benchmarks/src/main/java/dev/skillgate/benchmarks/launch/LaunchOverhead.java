@@ -349,20 +349,17 @@ public final class LaunchOverhead {
                 () -> timedRun(
                         runnerL1,
                         new NodeRunRequest(RunId.random(), manifest, files, revision, invocation, workspace, check)));
-        variants.put(
-                RUNNER_L2,
-                () -> timedRun(
-                        runner,
-                        new NodeRunRequest(
-                                RunId.random(),
-                                manifest,
-                                files,
-                                revision,
-                                invocation,
-                                workspace,
-                                Optional.empty(),
-                                check,
-                                Optional.of(workspaceWrite))));
+        java.util.function.Supplier<NodeRunRequest> workspaceWriteRun = () -> new NodeRunRequest(
+                RunId.random(),
+                manifest,
+                files,
+                revision,
+                invocation,
+                workspace,
+                Optional.empty(),
+                check,
+                Optional.of(workspaceWrite));
+        variants.put(RUNNER_L2, () -> timedRun(runner, workspaceWriteRun.get()));
         // The same L2 run inside a cgroup the benchmark delegates below the cgroup2 mount, when it can
         // make one (root, or a delegated subtree named by skillgate.bench.cgroup); otherwise left out.
         Optional<Path> cgroup = benchCgroup();
@@ -375,20 +372,7 @@ public final class LaunchOverhead {
                             .delegatedCgroup(cgroup.get())
                             .build())
                     .build();
-            variants.put(
-                    RUNNER_L2_CGROUP,
-                    () -> timedRun(
-                            runnerCgroup,
-                            new NodeRunRequest(
-                                    RunId.random(),
-                                    manifest,
-                                    files,
-                                    revision,
-                                    invocation,
-                                    workspace,
-                                    Optional.empty(),
-                                    check,
-                                    Optional.of(workspaceWrite))));
+            variants.put(RUNNER_L2_CGROUP, () -> timedRun(runnerCgroup, workspaceWriteRun.get()));
         } else {
             System.out.println("(no cgroup v2 directory could be delegated here: the cgroup variant is left out)");
         }
