@@ -7,6 +7,7 @@ import dev.skillgate.inspect.internal.ReaderCore.BatchRead;
 import dev.skillgate.inspect.internal.ReaderCore.BatchRefused;
 import dev.skillgate.inspect.internal.ReaderCore.BatchRequest;
 import dev.skillgate.inspect.internal.ReaderCore.BatchResult;
+import dev.skillgate.inspect.internal.ReaderCore.SharedVerification;
 import dev.skillgate.inspect.internal.Refusal;
 import dev.skillgate.inspect.internal.RevisionPipeline;
 import dev.skillgate.model.Diagnostic;
@@ -36,7 +37,8 @@ import java.util.function.Function;
  * The capture procedure behind {@link SkillArtifact#capture}: three batches of reads under the same
  * bounded reader (the fixed files, then the declared files in path order, then the verification
  * pass). The revision of an executable capture is hashed by a {@link RevisionPipeline} next to the
- * reads and the verification pass, and joined before the artifact exists (decision 0300). Not API.
+ * reads and the verification pass, and joined before the artifact exists (decision 0300); a worker
+ * that has hashed to the end helps with the rest of the verification pass (decision 0820). Not API.
  */
 final class Capturer {
     static final PortablePath SKILL_MD = PortablePath.of("SKILL.md");
@@ -65,11 +67,23 @@ final class Capturer {
      */
     static CaptureOutcome capture(
             Path skillDirectory, Function<byte[], ManifestVerdict> manifestStep, Optional<Executor> hashExecutor) {
+        return capture(skillDirectory, manifestStep, hashExecutor, true);
+    }
+
+    /**
+     * A capture as above; with {@code shareVerification} false the verification pass runs on the
+     * capturing thread alone, as before decision 0820 (the benchmark pairs both in the same rounds).
+     */
+    static CaptureOutcome capture(
+            Path skillDirectory,
+            Function<byte[], ManifestVerdict> manifestStep,
+            Optional<Executor> hashExecutor,
+            boolean shareVerification) {
         ReaderCore reader = ReaderCore.open(skillDirectory, List.of(), Limits.CAPTURE_BYTES);
         if (reader.rootProblem().isPresent()) {
             return new CaptureOutcome.Failed(reader.rootProblem().get());
         }
-        Work work = new Work(hashExecutor);
+        Work work = new Work(hashExecutor, shareVerification);
         boolean captured = false;
         try {
             CaptureOutcome outcome = run(reader, manifestStep, work);
@@ -98,14 +112,21 @@ final class Capturer {
         final List<byte[]> read = new ArrayList<>();
 
         final Optional<Executor> hashExecutor;
+        final boolean shareVerification;
 
         RevisionPipeline pipeline;
+        SharedVerification verification;
 
-        Work(Optional<Executor> hashExecutor) {
+        Work(Optional<Executor> hashExecutor, boolean shareVerification) {
             this.hashExecutor = hashExecutor;
+            this.shareVerification = shareVerification;
         }
 
         void closePipeline() {
+            if (verification != null) {
+                // A worker still verifying stops before its next file; close() below waits for it.
+                verification.stop();
+            }
             if (pipeline != null) {
                 pipeline.close();
                 pipeline = null;
@@ -194,17 +215,29 @@ final class Capturer {
             executionProblems.addAll(readDeclared(reader, accepted.manifest(), work, track));
         }
 
-        reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
-
         TreeMap<PortablePath, byte[]> bytes = new TreeMap<>();
         captured.forEach((path, read) -> bytes.put(path, read.bytes()));
+        if (work.pipeline != null && !work.pipeline.paths().equals(List.copyOf(bytes.keySet()))) {
+            throw new IllegalStateException("the revision pipeline does not cover exactly the captured files");
+        }
+        // Every read of the capture has returned: the verification pass starts here (decision 0241).
         Revision revision;
-        if (work.pipeline != null) {
-            if (!work.pipeline.paths().equals(List.copyOf(bytes.keySet()))) {
-                throw new IllegalStateException("the revision pipeline does not cover exactly the captured files");
+        if (work.pipeline != null && work.shareVerification) {
+            // Decision 0820: the worker, once it has hashed to the end, takes files of the same pass.
+            SharedVerification verification = reader.shareVerification(captured, absent);
+            work.verification = verification;
+            work.pipeline.afterHash(() -> verification.help(Capturer::verifyWindow));
+            verification.help(Capturer::verifyWindow);
+            if (verification.failed()) {
+                verification.finish(); // throws the difference; close() stops and waits for the worker
             }
+            revision = work.pipeline.join(); // the worker has also returned from its share
+            verification.finish();
+        } else if (work.pipeline != null) {
+            reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
             revision = work.pipeline.join();
         } else {
+            reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
             revision = Revision.compute(bytes);
         }
         return new CaptureOutcome.Captured(new SkillArtifact(
@@ -279,6 +312,10 @@ final class Capturer {
             clear(results);
         }
         return problems;
+    }
+
+    private static ByteBuffer verifyWindow() {
+        return ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES);
     }
 
     private static boolean notFound(BatchResult result, PortablePath path) {

@@ -25,6 +25,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The one implementation of bounded, link-refusing reads of bundle files. The public {@code
@@ -315,47 +318,176 @@ public final class ReaderCore {
         try (Opened opened = openRoot()) {
             Map<String, Dir> dirs = new HashMap<>();
             for (Map.Entry<PortablePath, BatchRead> entry : captured.entrySet()) {
-                PortablePath path = entry.getKey();
-                try {
-                    Dir parent = cachedParent(opened, dirs, path);
-                    BasicFileAttributes a = statRegular(parent, path.fileName(), path.value());
-                    if (!identity(a).equals(entry.getValue().identity())) {
-                        throw changed(path.value());
-                    }
-                    try (SeekableByteChannel channel = parent.openFile(path.fileName())) {
-                        if (!sameContent(channel, entry.getValue().bytes(), window)) {
-                            throw changed(path.value());
-                        }
-                    }
-                    if (!identity(parent.stat(path.fileName()))
-                            .equals(entry.getValue().identity())) {
-                        throw changed(path.value());
-                    }
-                } catch (Refusal r) {
-                    throw r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed(path.value());
-                } catch (IOException e) {
-                    throw changed(path.value());
-                }
+                verifyCaptured(opened, dirs, entry.getKey(), entry.getValue(), window);
             }
             for (PortablePath path : absent) {
-                try {
-                    Dir parent = cachedParent(opened, dirs, path);
-                    parent.stat(path.fileName());
-                    throw changed(path.value());
-                } catch (NoSuchFileException e) {
-                    // still absent, as when it was looked for
-                } catch (Refusal r) {
-                    if (r.diagnostic().code() != ErrorCode.READ_NOT_FOUND) {
-                        throw changed(path.value());
-                    }
-                } catch (IOException e) {
-                    throw changed(path.value());
-                }
+                verifyAbsent(opened, dirs, path);
             }
         } catch (Refusal r) {
             throw r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed("");
         } catch (IOException e) {
             throw changed("");
+        }
+    }
+
+    /**
+     * The same verification pass as {@link #verifyBatch}, shared out to the threads that {@link
+     * SharedVerification#help help} with it (decision 0820). Create it only after the last read of
+     * the capture has returned: every check it makes then starts after every read, which is what
+     * makes a clean pass prove one moment at which every file held its captured bytes.
+     */
+    public SharedVerification shareVerification(Map<PortablePath, BatchRead> captured, List<PortablePath> absent) {
+        return new SharedVerification(this, captured, absent);
+    }
+
+    /**
+     * A verification pass (the checks of {@link #verifyBatch}, file by file) that several threads can
+     * run together: each {@link #help} claims the next unchecked file or absent path until none is
+     * left, under its own fresh opening of the root (so every thread re-checks the anchor's and the
+     * root's identity and walks its own directory descriptors, no links followed). The first
+     * difference stops every helper. {@link #finish}, called once every helper has returned, throws
+     * that difference, or {@code SOURCE_CHANGED} unless every entry was checked and found equal: a
+     * pass that was stopped, or that lost a helper, fails closed.
+     *
+     * <p>Not guaranteed: any particular split of the files between threads; one thread may do all.
+     */
+    public static final class SharedVerification {
+        private final ReaderCore reader;
+        private final PortablePath[] paths;
+        private final BatchRead[] reads;
+        private final int total;
+        private final AtomicInteger next = new AtomicInteger();
+        private final AtomicInteger checked = new AtomicInteger();
+        private final AtomicReference<Refusal> failure = new AtomicReference<>();
+        private volatile boolean stopped;
+
+        private SharedVerification(
+                ReaderCore reader, Map<PortablePath, BatchRead> captured, List<PortablePath> absent) {
+            this.reader = reader;
+            this.total = captured.size() + absent.size();
+            this.paths = new PortablePath[total];
+            this.reads = new BatchRead[captured.size()];
+            int i = 0;
+            for (Map.Entry<PortablePath, BatchRead> entry : captured.entrySet()) {
+                paths[i] = entry.getKey();
+                reads[i] = entry.getValue();
+                i++;
+            }
+            for (PortablePath path : absent) {
+                paths[i++] = path;
+            }
+        }
+
+        /**
+         * Checks entries until none is left, the pass was {@link #stop stopped}, or a difference was
+         * found (then recorded and every helper stops). Never throws; {@code windows} gives the
+         * (direct) buffer this thread re-reads through, asked for once and only if this thread claims
+         * an entry. Only reads the captured arrays.
+         */
+        public void help(Supplier<ByteBuffer> windows) {
+            Opened opened = null;
+            ByteBuffer window = null;
+            Map<String, Dir> dirs = new HashMap<>();
+            try {
+                while (!stopped) {
+                    int i = next.getAndIncrement();
+                    if (i >= total) {
+                        break;
+                    }
+                    if (opened == null) {
+                        window = windows.get(); // only once this thread has claimed an entry
+                        opened = reader.openRoot();
+                    }
+                    if (i < reads.length) {
+                        verifyCaptured(opened, dirs, paths[i], reads[i], window);
+                    } else {
+                        verifyAbsent(opened, dirs, paths[i]);
+                    }
+                    checked.incrementAndGet();
+                }
+            } catch (Refusal r) {
+                fail(r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed(""));
+            } catch (IOException | RuntimeException e) {
+                fail(changed(""));
+            } finally {
+                if (opened != null) {
+                    try {
+                        opened.close();
+                    } catch (IOException e) {
+                        fail(changed(""));
+                    }
+                }
+            }
+        }
+
+        /** Stops every helper before its next entry; the pass then fails in {@link #finish}. */
+        public void stop() {
+            stopped = true;
+        }
+
+        /** Whether a helper has found a difference (or failed) so far. */
+        public boolean failed() {
+            return failure.get() != null;
+        }
+
+        /**
+         * Once every helper has returned: normal return only when every entry was checked and found
+         * as captured; otherwise the first difference, or {@code SOURCE_CHANGED} at the root.
+         */
+        public void finish() throws Refusal {
+            Refusal first = failure.get();
+            if (first != null) {
+                throw first;
+            }
+            if (stopped || checked.get() != total) {
+                throw changed("");
+            }
+        }
+
+        private void fail(Refusal r) {
+            failure.compareAndSet(null, r);
+            stopped = true;
+        }
+    }
+
+    /** One captured file of a verification pass: identity, every byte, one probe past the end, identity. */
+    private static void verifyCaptured(
+            Opened opened, Map<String, Dir> dirs, PortablePath path, BatchRead read, ByteBuffer window) throws Refusal {
+        try {
+            Dir parent = cachedParent(opened, dirs, path);
+            BasicFileAttributes a = statRegular(parent, path.fileName(), path.value());
+            if (!identity(a).equals(read.identity())) {
+                throw changed(path.value());
+            }
+            try (SeekableByteChannel channel = parent.openFile(path.fileName())) {
+                if (!sameContent(channel, read.bytes(), window)) {
+                    throw changed(path.value());
+                }
+            }
+            if (!identity(parent.stat(path.fileName())).equals(read.identity())) {
+                throw changed(path.value());
+            }
+        } catch (Refusal r) {
+            throw r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed(path.value());
+        } catch (IOException e) {
+            throw changed(path.value());
+        }
+    }
+
+    /** One path of a verification pass that was absent at capture and must still be. */
+    private static void verifyAbsent(Opened opened, Map<String, Dir> dirs, PortablePath path) throws Refusal {
+        try {
+            Dir parent = cachedParent(opened, dirs, path);
+            parent.stat(path.fileName());
+            throw changed(path.value());
+        } catch (NoSuchFileException e) {
+            // still absent, as when it was looked for
+        } catch (Refusal r) {
+            if (r.diagnostic().code() != ErrorCode.READ_NOT_FOUND) {
+                throw changed(path.value());
+            }
+        } catch (IOException e) {
+            throw changed(path.value());
         }
     }
 

@@ -32,6 +32,10 @@ import java.util.concurrent.locks.LockSupport;
  * thread reads the buffers any more and nothing the pipeline or its task holds points to them: the
  * caller can clear them. The content arrays are only read, never modified.
  *
+ * <p>A worker that has hashed to the end runs the {@link #afterHash} task, if one was given by then,
+ * before it counts as finished (decision 0820: it helps with the capture's verification pass); so
+ * {@link #join} and {@code close()} also wait for that task.
+ *
  * <p>Not thread-safe except between the capturing thread and its one worker.
  */
 public final class RevisionPipeline implements AutoCloseable {
@@ -73,6 +77,7 @@ public final class RevisionPipeline implements AutoCloseable {
     private volatile boolean finished;
     private volatile Thread parkedWorker;
     private volatile Thread waitingCaller;
+    private volatile Runnable afterHash;
     private Revision result; // published by the volatile write of finished
     private Throwable failure; // published by the volatile write of finished
 
@@ -136,6 +141,20 @@ public final class RevisionPipeline implements AutoCloseable {
         if (worker != null) {
             LockSupport.unpark(worker);
         }
+    }
+
+    /**
+     * Work for the worker once it has hashed to the end (and only then): it runs before the worker
+     * counts as finished, so {@link #join} and {@link #close} wait for it. Given late (after the
+     * worker finished, or when no worker took the hash) it never runs; the caller must not depend on
+     * it running. It must not throw, must stop promptly when the caller tells it to, and may read
+     * the fed arrays only.
+     */
+    public void afterHash(Runnable task) {
+        if (closed || cancelled) {
+            throw new IllegalStateException("the pipeline was closed or cancelled");
+        }
+        afterHash = task;
     }
 
     /**
@@ -203,6 +222,7 @@ public final class RevisionPipeline implements AutoCloseable {
             slots.set(i, null);
         }
         builder = null;
+        afterHash = null;
         result = null;
         failure = null;
     }
@@ -239,6 +259,10 @@ public final class RevisionPipeline implements AutoCloseable {
             result = hash(true);
             if (result != null) {
                 WORKER_HASHES.increment();
+                Runnable then = afterHash;
+                if (then != null && !cancelled) {
+                    then.run();
+                }
             }
         } catch (Throwable t) {
             failure = t;
@@ -325,7 +349,8 @@ public final class RevisionPipeline implements AutoCloseable {
     }
 
     private void awaitWorkerUninterruptibly() {
-        // Bounded: a cancelled worker stops before its next file (at most 1 MiB more to hash).
+        // Bounded: a cancelled worker stops before its next file (at most 1 MiB more to hash), and an
+        // afterHash task stops before its next file when its owner stops it (Capturer does, first).
         boolean interrupted;
         try {
             interrupted = awaitWorker(false);
