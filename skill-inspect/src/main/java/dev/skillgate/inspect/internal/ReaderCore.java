@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -360,6 +361,10 @@ public final class ReaderCore {
         private final AtomicInteger checked = new AtomicInteger();
         private final AtomicReference<Refusal> failure = new AtomicReference<>();
         private volatile boolean stopped;
+        private final Thread creator = Thread.currentThread();
+
+        /** Entries checked by a thread other than the pass's creator, in this JVM; a diagnostic. */
+        private static final LongAdder CHECKED_BY_HELPERS = new LongAdder();
 
         private SharedVerification(
                 ReaderCore reader, Map<PortablePath, BatchRead> captured, List<PortablePath> absent) {
@@ -404,6 +409,9 @@ public final class ReaderCore {
                         verifyAbsent(opened, dirs, paths[i]);
                     }
                     checked.incrementAndGet();
+                    if (Thread.currentThread() != creator) {
+                        CHECKED_BY_HELPERS.increment();
+                    }
                 }
             } catch (Refusal r) {
                 fail(r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed(""));
@@ -418,6 +426,14 @@ public final class ReaderCore {
                     }
                 }
             }
+        }
+
+        /**
+         * How many entries, in this JVM so far, were checked by a thread other than the one that
+         * created their pass (a capture's hash worker); for tests and benchmarks.
+         */
+        public static long checkedByHelpers() {
+            return CHECKED_BY_HELPERS.sum();
         }
 
         /** Stops every helper before its next entry; the pass then fails in {@link #finish}. */
