@@ -24,6 +24,7 @@ public final class Bench {
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "ratios" -> dev.skillgate.benchmarks.ratios.TargetRatios.main(rest);
             case "capture" -> dev.skillgate.benchmarks.ratios.CaptureRatio.main(rest);
+            case "capture-phases" -> dev.skillgate.benchmarks.ratios.CapturePhases.main(rest);
             case "peers" -> dev.skillgate.benchmarks.peers.PeerComparison.main(rest);
             case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
             case "cli" -> dev.skillgate.benchmarks.cli.CliStartup.main(rest);
@@ -46,6 +47,7 @@ public final class Bench {
                   jmh [JMH options]        in-process benchmarks (e.g. jmh -rf json -rff target/jmh.json)
                   ratios [seconds]         SPEC §17 ratio targets as paired rounds (target and baseline interleaved)
                   capture [seconds]        capture + revision against raw SHA-256 alone, with the cores probe
+                  capture-phases [rounds]  the capture's phases one after another, CPU time each (bench only)
                   peers [--python-ref DIR] [--no-install]
                                            skills-ref 0.1.5 and ajv 8 on the same inputs (npm, node)
                   launch [rounds]          supervised execute vs bare ProcessBuilder spawn, interleaved
