@@ -218,6 +218,79 @@ class RevisionPipelineTest {
     }
 
     @Test
+    void theAfterHashTaskRunsOnTheWorkerAfterTheHashAndJoinWaitsForIt() throws Exception {
+        TreeMap<PortablePath, byte[]> files = new TreeMap<>();
+        for (int i = 0; i < 8; i++) {
+            files.put(PortablePath.of("f" + i), new byte[100_000]);
+        }
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        Executor own = task -> {
+            Thread thread = new Thread(task, "test-hash-worker");
+            worker.set(thread);
+            thread.start();
+        };
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        RevisionPipeline pipeline = RevisionPipeline.open(List.copyOf(files.keySet()), Optional.of(own), 0);
+        try (pipeline) {
+            pipeline.afterHash(() -> {
+                ranOn.set(Thread.currentThread());
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                done.set(true);
+            });
+            files.forEach(pipeline::feed);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ranOn.get() == null && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(ranOn.get()).as("ran on the worker, after its hash").isSameAs(worker.get());
+            assertThat(pipeline.workerRunning())
+                    .as("the worker is not finished while its task runs")
+                    .isTrue();
+            Thread releaser = new Thread(() -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                release.countDown();
+            });
+            releaser.start();
+            assertThat(pipeline.join()).isEqualTo(Revision.compute(files));
+            assertThat(done.get()).as("join returned only after the task").isTrue();
+            releaser.join();
+        }
+    }
+
+    @Test
+    void anAfterHashTaskNeverRunsWhenTheCallerHashesOrTheHashIsCancelled() throws Exception {
+        TreeMap<PortablePath, byte[]> files = new TreeMap<>();
+        for (int i = 0; i < 4; i++) {
+            files.put(PortablePath.of("f" + i), new byte[10_000]);
+        }
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        try (RevisionPipeline pipeline = RevisionPipeline.open(List.copyOf(files.keySet()), Optional.empty(), 0)) {
+            pipeline.afterHash(runs::incrementAndGet);
+            files.forEach(pipeline::feed);
+            assertThat(pipeline.join()).isEqualTo(Revision.compute(files));
+        }
+        CountDownLatch finished = new CountDownLatch(1);
+        Executor own = task -> new Thread(() -> {
+                    task.run();
+                    finished.countDown();
+                })
+                .start();
+        RevisionPipeline cancelled = RevisionPipeline.open(List.copyOf(files.keySet()), Optional.of(own), 0);
+        cancelled.afterHash(runs::incrementAndGet);
+        files.headMap(PortablePath.of("f3")).forEach(cancelled::feed);
+        cancelled.close(); // the worker waits for f3, is cancelled, and must not run the task
+        assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(runs.get()).isZero();
+        assertThatThrownBy(() -> cancelled.afterHash(runs::incrementAndGet)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void anInterruptedJoinThrowsAndCloseStillWaitsForTheWorker() throws Exception {
         TreeMap<PortablePath, byte[]> files = new TreeMap<>();
         for (int i = 0; i < 32; i++) {
