@@ -674,6 +674,124 @@ class AuditTlogCommandsTest extends CommandTestSupport {
         assertThat(stderr()).contains("AUDIT_DISABLED");
     }
 
+    @Test
+    void checkpointAndProvePrintTheBytesOrASummaryOfTheFileOrOneJsonDocumentAndNeverReplaceAFileUnasked()
+            throws Exception {
+        // Standard output without --out is exactly the bytes --out writes (the same log, the same key).
+        assertThat(run("audit", "checkpoint", "--data-dir", data.toString(), "--key", key.toString()))
+                .as(this::stderr)
+                .isZero();
+        String printed = stdout();
+        Path cp = tmp.resolve("cp");
+        assertThat(run(
+                        "audit",
+                        "checkpoint",
+                        "--data-dir",
+                        data.toString(),
+                        "--key",
+                        key.toString(),
+                        "--out",
+                        cp.toString()))
+                .as(this::stderr)
+                .isZero();
+        TlogCheckpoint c =
+                TlogCheckpoint.parse(SignedNote.parse(Files.readAllBytes(cp)).text());
+        assertThat(SignedNote.parse(printed.getBytes(StandardCharsets.UTF_8)).text())
+                .isEqualTo(c.text());
+        assertThat(stdout().lines().toList())
+                .containsExactly(
+                        "checkpoint: origin " + c.origin() + ", 3 records, root "
+                                + c.root().base64(),
+                        "written to " + cp);
+        byte[] held = Files.readAllBytes(cp);
+        assertThat(run(
+                        "audit",
+                        "checkpoint",
+                        "--data-dir",
+                        data.toString(),
+                        "--key",
+                        key.toString(),
+                        "--out",
+                        cp.toString(),
+                        "--json"))
+                .isEqualTo(1);
+        assertThat(jsonTree().get("schema").asString()).isEqualTo("skillgate.audit-checkpoint/1");
+        assertThat(jsonTree().get("diagnostics")).hasSize(1);
+        assertThat(Files.readAllBytes(cp)).isEqualTo(held);
+        assertThat(run(
+                        "audit",
+                        "checkpoint",
+                        "--data-dir",
+                        data.toString(),
+                        "--key",
+                        key.toString(),
+                        "--out",
+                        cp.toString(),
+                        "--json",
+                        "--force"))
+                .as(this::stderr)
+                .isZero();
+        List<String> fields = new ArrayList<>();
+        jsonTree().propertyNames().forEach(fields::add);
+        assertThat(fields).containsExactly("schema", "origin", "size", "root", "verifierKey", "file", "checkpoint");
+        assertThat(jsonTree().get("file").asString()).isEqualTo(cp.toString());
+        assertThat(jsonTree().get("checkpoint").asString()).isEqualTo(Files.readString(cp, StandardCharsets.UTF_8));
+
+        assertThat(run("audit", "prove", "--data-dir", data.toString(), "--seq", "2", "--checkpoint", cp.toString()))
+                .as(this::stderr)
+                .isZero();
+        TlogProof raw = TlogProof.parse(stdout().getBytes(StandardCharsets.UTF_8));
+        Path proof = tmp.resolve("proof");
+        assertThat(run(
+                        "audit",
+                        "prove",
+                        "--data-dir",
+                        data.toString(),
+                        "--seq",
+                        "2",
+                        "--checkpoint",
+                        cp.toString(),
+                        "--out",
+                        proof.toString()))
+                .as(this::stderr)
+                .isZero();
+        assertThat(Files.readAllBytes(proof)).isEqualTo(raw.encode());
+        assertThat(stdout().lines().toList())
+                .containsExactly(
+                        "inclusion proof of record 2 in 3 records ("
+                                + raw.path().size() + " hashes), origin " + c.origin(),
+                        "written to " + proof);
+        assertThat(run(
+                        "audit",
+                        "prove",
+                        "--data-dir",
+                        data.toString(),
+                        "--seq",
+                        "2",
+                        "--checkpoint",
+                        cp.toString(),
+                        "--out",
+                        proof.toString()))
+                .isEqualTo(1);
+        assertThat(stderr()).startsWith("skillgate audit: ");
+        assertThat(run(
+                        "audit",
+                        "prove",
+                        "--data-dir",
+                        data.toString(),
+                        "--seq",
+                        "2",
+                        "--checkpoint",
+                        cp.toString(),
+                        "--json"))
+                .as(this::stderr)
+                .isZero();
+        fields.clear();
+        jsonTree().propertyNames().forEach(fields::add);
+        assertThat(fields)
+                .containsExactly("schema", "sequence", "index", "origin", "treeSize", "root", "hashes", "proof");
+    }
+
     private static String originOf(Path checkpoint) throws Exception {
         return TlogCheckpoint.parse(
                         SignedNote.parse(Files.readAllBytes(checkpoint)).text())
