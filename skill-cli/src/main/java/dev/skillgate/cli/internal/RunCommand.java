@@ -19,6 +19,7 @@ import dev.skillgate.inspect.SkillValidator;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ErrorGroup;
@@ -893,13 +894,39 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         .map(p -> "; staging kept at " + Args.safe(p.toString()))
                         .orElse(""));
         out.println("hardening: " + env.hardening());
-        out.println("confinement: process reach " + env.confinement().processReach() + ", file writes "
-                + env.confinement().fileWrites() + ", network "
-                + env.confinement().network());
+        out.println("confinement: " + confinementText(env.confinement()));
         for (Diagnostic d : env.errors()) {
             out.println("  " + d.severity().name().toLowerCase(java.util.Locale.ROOT) + ": " + d.code()
                     + (d.location().isEmpty() ? "" : " at " + d.location()) + ": " + d.message());
         }
+    }
+
+    /**
+     * Every part of the envelope's confinement, in {@link Confinement.Kind} order: {@code process
+     * reach ENFORCED, file writes NOT_REQUESTED, network NOT_REQUESTED, memory NOT_REQUESTED, process
+     * count NOT_REQUESTED, cpu NOT_REQUESTED}.
+     */
+    static String confinementText(Confinement c) {
+        StringBuilder b = new StringBuilder();
+        for (Confinement.Kind k : Confinement.Kind.values()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(k.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                    .append(' ')
+                    .append(c.part(k));
+        }
+        return b.toString();
+    }
+
+    /** The JSON member of a part: the record component's name ({@code processReach}, {@code cpu}). */
+    private static String confinementMember(Confinement.Kind k) {
+        String[] words = k.name().toLowerCase(java.util.Locale.ROOT).split("_");
+        StringBuilder b = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            b.append(Character.toUpperCase(words[i].charAt(0))).append(words[i], 1, words[i].length());
+        }
+        return b.toString();
     }
 
     private static String exitText(ProcessExit exit) {
@@ -992,9 +1019,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
         m.put("cleanup", cleanup);
         m.put("hardening", env.hardening().name());
         Map<String, Object> confinement = new LinkedHashMap<>();
-        confinement.put("processReach", env.confinement().processReach().name());
-        confinement.put("fileWrites", env.confinement().fileWrites().name());
-        confinement.put("network", env.confinement().network().name());
+        for (Confinement.Kind k : Confinement.Kind.values()) {
+            confinement.put(confinementMember(k), env.confinement().part(k).name());
+        }
         m.put("confinement", confinement);
         return m;
     }
