@@ -3,6 +3,7 @@ package dev.skillgate.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.skillgate.fixtures.DelegatedCgroup;
 import dev.skillgate.fixtures.TestNodeBinary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,13 +12,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -94,35 +91,11 @@ class RunCgroupCommandTest {
         };
     }
 
-    static Optional<Path> cgroup2Mount() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            String[] halves = line.split(" - ", 2);
-            if (halves.length == 2 && halves[1].startsWith("cgroup2 ")) {
-                return Optional.of(Path.of(halves[0].split(" ")[4]));
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static List<Path> runCgroups(Path delegated) throws IOException {
-        try (Stream<Path> s = Files.list(delegated)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("skillgate-") && Files.isDirectory(p))
-                    .toList();
-        }
-    }
-
     @Test
     void theRunLivesInItsOwnCgroupBelowTheDelegatedOne() throws Exception {
-        Optional<Path> mount = cgroup2Mount();
-        assumeTrue(mount.isPresent(), "no cgroup2 file system is mounted");
-        Path delegated;
-        try {
-            delegated = Files.createDirectory(mount.get().resolve("skillgate-cli-test-" + UUID.randomUUID()));
-        } catch (IOException e) {
-            assumeTrue(false, "cannot create a cgroup below " + mount.get() + " to delegate (" + e + ")");
-            return;
-        }
-        try {
+        try (DelegatedCgroup cgroup = DelegatedCgroup.create("skillgate-cli-test-")) {
+            assumeTrue(cgroup.directory().isPresent(), cgroup.unavailable());
+            Path delegated = cgroup.directory().get();
             CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(runArgs(delegated)));
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
@@ -131,7 +104,7 @@ class RunCgroupCommandTest {
             assertThat(tmp.resolve("ran"))
                     .as(out.toString(StandardCharsets.UTF_8) + err)
                     .exists();
-            List<Path> live = runCgroups(delegated);
+            List<Path> live = cgroup.runCgroups();
             assertThat(live).hasSize(1);
             String procs = Files.readString(live.get(0).resolve("cgroup.procs")).trim();
             assertThat(procs).isNotEmpty();
@@ -145,15 +118,9 @@ class RunCgroupCommandTest {
             assertThat(out.toString(StandardCharsets.UTF_8))
                     .contains("status: SUCCEEDED")
                     .contains("cleanup: PROVEN");
-            assertThat(runCgroups(delegated))
+            assertThat(cgroup.runCgroups())
                     .as("the run cgroup is removed after the run")
                     .isEmpty();
-        } finally {
-            List<Path> left = new ArrayList<>(runCgroups(delegated));
-            for (Path p : left) {
-                Files.deleteIfExists(p);
-            }
-            Files.deleteIfExists(delegated);
         }
     }
 
