@@ -674,26 +674,36 @@ class AuditTlogCommandsTest extends CommandTestSupport {
         assertThat(stderr()).contains("AUDIT_DISABLED");
     }
 
+    /** {@code audit checkpoint} of this test's log with its key, plus {@code extra}. */
+    private int checkpointRun(String... extra) {
+        List<String> argv =
+                new ArrayList<>(List.of("audit", "checkpoint", "--data-dir", data.toString(), "--key", key.toString()));
+        argv.addAll(List.of(extra));
+        return run(argv.toArray(String[]::new));
+    }
+
+    /** {@code audit prove} of record 2 against {@code cp}, plus {@code extra}. */
+    private int proveRun(Path cp, String... extra) {
+        List<String> argv = new ArrayList<>(
+                List.of("audit", "prove", "--data-dir", data.toString(), "--seq", "2", "--checkpoint", cp.toString()));
+        argv.addAll(List.of(extra));
+        return run(argv.toArray(String[]::new));
+    }
+
+    /** The member names of the last JSON document, in order. */
+    private List<String> members() {
+        List<String> names = new ArrayList<>();
+        jsonTree().propertyNames().forEach(names::add);
+        return names;
+    }
+
     @Test
     void checkpointAndProvePrintTheBytesOrASummaryOfTheFileOrOneJsonDocumentAndNeverReplaceAFileUnasked()
             throws Exception {
         // Standard output without --out is exactly the bytes --out writes (the same log, the same key).
-        assertThat(run("audit", "checkpoint", "--data-dir", data.toString(), "--key", key.toString()))
-                .as(this::stderr)
-                .isZero();
+        assertThat(checkpointRun()).as(this::stderr).isZero();
         String printed = stdout();
-        Path cp = tmp.resolve("cp");
-        assertThat(run(
-                        "audit",
-                        "checkpoint",
-                        "--data-dir",
-                        data.toString(),
-                        "--key",
-                        key.toString(),
-                        "--out",
-                        cp.toString()))
-                .as(this::stderr)
-                .isZero();
+        Path cp = checkpoint("cp");
         TlogCheckpoint c =
                 TlogCheckpoint.parse(SignedNote.parse(Files.readAllBytes(cp)).text());
         assertThat(SignedNote.parse(printed.getBytes(StandardCharsets.UTF_8)).text())
@@ -704,91 +714,31 @@ class AuditTlogCommandsTest extends CommandTestSupport {
                                 + c.root().base64(),
                         "written to " + cp);
         byte[] held = Files.readAllBytes(cp);
-        assertThat(run(
-                        "audit",
-                        "checkpoint",
-                        "--data-dir",
-                        data.toString(),
-                        "--key",
-                        key.toString(),
-                        "--out",
-                        cp.toString(),
-                        "--json"))
-                .isEqualTo(1);
+        assertThat(checkpointRun("--out", cp.toString(), "--json")).isEqualTo(1);
         assertThat(jsonTree().get("schema").asString()).isEqualTo("skillgate.audit-checkpoint/1");
         assertThat(jsonTree().get("diagnostics")).hasSize(1);
         assertThat(Files.readAllBytes(cp)).isEqualTo(held);
-        assertThat(run(
-                        "audit",
-                        "checkpoint",
-                        "--data-dir",
-                        data.toString(),
-                        "--key",
-                        key.toString(),
-                        "--out",
-                        cp.toString(),
-                        "--json",
-                        "--force"))
+        assertThat(checkpointRun("--out", cp.toString(), "--json", "--force"))
                 .as(this::stderr)
                 .isZero();
-        List<String> fields = new ArrayList<>();
-        jsonTree().propertyNames().forEach(fields::add);
-        assertThat(fields).containsExactly("schema", "origin", "size", "root", "verifierKey", "file", "checkpoint");
+        assertThat(members()).containsExactly("schema", "origin", "size", "root", "verifierKey", "file", "checkpoint");
         assertThat(jsonTree().get("file").asString()).isEqualTo(cp.toString());
         assertThat(jsonTree().get("checkpoint").asString()).isEqualTo(Files.readString(cp, StandardCharsets.UTF_8));
 
-        assertThat(run("audit", "prove", "--data-dir", data.toString(), "--seq", "2", "--checkpoint", cp.toString()))
-                .as(this::stderr)
-                .isZero();
+        assertThat(proveRun(cp)).as(this::stderr).isZero();
         TlogProof raw = TlogProof.parse(stdout().getBytes(StandardCharsets.UTF_8));
         Path proof = tmp.resolve("proof");
-        assertThat(run(
-                        "audit",
-                        "prove",
-                        "--data-dir",
-                        data.toString(),
-                        "--seq",
-                        "2",
-                        "--checkpoint",
-                        cp.toString(),
-                        "--out",
-                        proof.toString()))
-                .as(this::stderr)
-                .isZero();
+        assertThat(proveRun(cp, "--out", proof.toString())).as(this::stderr).isZero();
         assertThat(Files.readAllBytes(proof)).isEqualTo(raw.encode());
         assertThat(stdout().lines().toList())
                 .containsExactly(
                         "inclusion proof of record 2 in 3 records ("
                                 + raw.path().size() + " hashes), origin " + c.origin(),
                         "written to " + proof);
-        assertThat(run(
-                        "audit",
-                        "prove",
-                        "--data-dir",
-                        data.toString(),
-                        "--seq",
-                        "2",
-                        "--checkpoint",
-                        cp.toString(),
-                        "--out",
-                        proof.toString()))
-                .isEqualTo(1);
+        assertThat(proveRun(cp, "--out", proof.toString())).isEqualTo(1);
         assertThat(stderr()).startsWith("skillgate audit: ");
-        assertThat(run(
-                        "audit",
-                        "prove",
-                        "--data-dir",
-                        data.toString(),
-                        "--seq",
-                        "2",
-                        "--checkpoint",
-                        cp.toString(),
-                        "--json"))
-                .as(this::stderr)
-                .isZero();
-        fields.clear();
-        jsonTree().propertyNames().forEach(fields::add);
-        assertThat(fields)
+        assertThat(proveRun(cp, "--json")).as(this::stderr).isZero();
+        assertThat(members())
                 .containsExactly("schema", "sequence", "index", "origin", "treeSize", "root", "hashes", "proof");
     }
 
