@@ -12,7 +12,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,6 +124,94 @@ class RunCgroupCommandTest {
                     .as("the run cgroup is removed after the run")
                     .isEmpty();
         }
+    }
+
+    private String[] withArgs(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(base));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void theLimitFlagsAskForEachCgroupLimitAndTheRunReportsEachPart() throws Exception {
+        try (DelegatedCgroup cgroup = DelegatedCgroup.create("skillgate-cli-test-")) {
+            assumeTrue(cgroup.directory().isPresent(), cgroup.unavailable());
+            Path delegated = cgroup.directory().get();
+            String[] argv = withArgs(
+                    runArgs(delegated), "--memory-max", "268435456", "--pids-max", "64", "--cpu-max", "50000/100000");
+            CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(argv));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertThat(tmp.resolve("ran"))
+                    .as(out.toString(StandardCharsets.UTF_8) + err)
+                    .exists();
+            List<Path> live = cgroup.runCgroups();
+            assertThat(live).hasSize(1);
+            // Where a controller is available the run cgroup carries exactly the asked-for limit.
+            Map<String, String> expected =
+                    Map.of("memory.max", "268435456", "pids.max", "64", "cpu.max", "50000 100000");
+            Map<String, String> applied = new java.util.TreeMap<>();
+            for (String file : expected.keySet()) {
+                if (Files.exists(live.get(0).resolve(file))) {
+                    applied.put(
+                            file, Files.readString(live.get(0).resolve(file)).trim());
+                }
+            }
+            Files.writeString(tmp.resolve("go"), "");
+            assertThat(code.get(30, TimeUnit.SECONDS))
+                    .as(out.toString(StandardCharsets.UTF_8) + err)
+                    .isZero();
+            String text = out.toString(StandardCharsets.UTF_8);
+            String line = text.lines()
+                    .filter(l -> l.startsWith("confinement: "))
+                    .findFirst()
+                    .orElseThrow();
+            for (String part : List.of("memory", "process count", "cpu")) {
+                assertThat(line).as(part).containsPattern(part + " (ENFORCED|NOT_ENFORCED)(,|$)");
+            }
+            applied.forEach((file, value) -> assertThat(value).as(file).isEqualTo(expected.get(file)));
+            if (applied.containsKey("memory.max")) {
+                assertThat(line).contains("memory ENFORCED");
+            }
+        }
+    }
+
+    @Test
+    void aBadLimitValueIsAUsageErrorAndNothingRuns() throws IOException {
+        Path notACgroup = Files.createDirectories(tmp.resolve("not-a-cgroup"));
+        String[][] bad = {
+            {"--memory-max", "12k"},
+            {"--memory-max", "0"},
+            {"--pids-max", "-1"},
+            {"--pids-max", "4194305"},
+            {"--cpu-max", "50"},
+            {"--cpu-max", "1/3"},
+            {"--cpu-max", "0/100000"},
+            {"--cpu-max", "200000000/1000"}
+        };
+        for (String[] flag : bad) {
+            out.reset();
+            err.reset();
+            int code = run(withArgs(runArgs(notACgroup), flag));
+            assertThat(code).as(String.join(" ", flag) + ": " + err).isEqualTo(ExitCode.USAGE.code());
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .as(String.join(" ", flag))
+                    .contains(flag[0]);
+            assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("approval request");
+        }
+        // Without --cgroup there is nowhere to apply a limit: a usage error too.
+        List<String> noCgroup = new ArrayList<>(List.of(runArgs(notACgroup)));
+        int at = noCgroup.indexOf("--cgroup");
+        noCgroup.remove(at);
+        noCgroup.remove(at);
+        noCgroup.addAll(List.of("--pids-max", "64"));
+        err.reset();
+        assertThat(run(noCgroup.toArray(String[]::new))).isEqualTo(ExitCode.USAGE.code());
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--pids-max needs --cgroup DIR");
+        assertThat(tmp.resolve("ran")).as("the script never ran").doesNotExist();
+        assertThat(notACgroup).isEmptyDirectory();
     }
 
     @Test
