@@ -674,6 +674,74 @@ class AuditTlogCommandsTest extends CommandTestSupport {
         assertThat(stderr()).contains("AUDIT_DISABLED");
     }
 
+    /** {@code audit checkpoint} of this test's log with its key, plus {@code extra}. */
+    private int checkpointRun(String... extra) {
+        List<String> argv =
+                new ArrayList<>(List.of("audit", "checkpoint", "--data-dir", data.toString(), "--key", key.toString()));
+        argv.addAll(List.of(extra));
+        return run(argv.toArray(String[]::new));
+    }
+
+    /** {@code audit prove} of record 2 against {@code cp}, plus {@code extra}. */
+    private int proveRun(Path cp, String... extra) {
+        List<String> argv = new ArrayList<>(
+                List.of("audit", "prove", "--data-dir", data.toString(), "--seq", "2", "--checkpoint", cp.toString()));
+        argv.addAll(List.of(extra));
+        return run(argv.toArray(String[]::new));
+    }
+
+    /** The member names of the last JSON document, in order. */
+    private List<String> members() {
+        List<String> names = new ArrayList<>();
+        jsonTree().propertyNames().forEach(names::add);
+        return names;
+    }
+
+    @Test
+    void checkpointAndProvePrintTheBytesOrASummaryOfTheFileOrOneJsonDocumentAndNeverReplaceAFileUnasked()
+            throws Exception {
+        // Standard output without --out is exactly the bytes --out writes (the same log, the same key).
+        assertThat(checkpointRun()).as(this::stderr).isZero();
+        String printed = stdout();
+        Path cp = checkpoint("cp");
+        TlogCheckpoint c =
+                TlogCheckpoint.parse(SignedNote.parse(Files.readAllBytes(cp)).text());
+        assertThat(SignedNote.parse(printed.getBytes(StandardCharsets.UTF_8)).text())
+                .isEqualTo(c.text());
+        assertThat(stdout().lines().toList())
+                .containsExactly(
+                        "checkpoint: origin " + c.origin() + ", 3 records, root "
+                                + c.root().base64(),
+                        "written to " + cp);
+        byte[] held = Files.readAllBytes(cp);
+        assertThat(checkpointRun("--out", cp.toString(), "--json")).isEqualTo(1);
+        assertThat(jsonTree().get("schema").asString()).isEqualTo("skillgate.audit-checkpoint/1");
+        assertThat(jsonTree().get("diagnostics")).hasSize(1);
+        assertThat(Files.readAllBytes(cp)).isEqualTo(held);
+        assertThat(checkpointRun("--out", cp.toString(), "--json", "--force"))
+                .as(this::stderr)
+                .isZero();
+        assertThat(members()).containsExactly("schema", "origin", "size", "root", "verifierKey", "file", "checkpoint");
+        assertThat(jsonTree().get("file").asString()).isEqualTo(cp.toString());
+        assertThat(jsonTree().get("checkpoint").asString()).isEqualTo(Files.readString(cp, StandardCharsets.UTF_8));
+
+        assertThat(proveRun(cp)).as(this::stderr).isZero();
+        TlogProof raw = TlogProof.parse(stdout().getBytes(StandardCharsets.UTF_8));
+        Path proof = tmp.resolve("proof");
+        assertThat(proveRun(cp, "--out", proof.toString())).as(this::stderr).isZero();
+        assertThat(Files.readAllBytes(proof)).isEqualTo(raw.encode());
+        assertThat(stdout().lines().toList())
+                .containsExactly(
+                        "inclusion proof of record 2 in 3 records ("
+                                + raw.path().size() + " hashes), origin " + c.origin(),
+                        "written to " + proof);
+        assertThat(proveRun(cp, "--out", proof.toString())).isEqualTo(1);
+        assertThat(stderr()).startsWith("skillgate audit: ");
+        assertThat(proveRun(cp, "--json")).as(this::stderr).isZero();
+        assertThat(members())
+                .containsExactly("schema", "sequence", "index", "origin", "treeSize", "root", "hashes", "proof");
+    }
+
     private static String originOf(Path checkpoint) throws Exception {
         return TlogCheckpoint.parse(
                         SignedNote.parse(Files.readAllBytes(checkpoint)).text())

@@ -3,6 +3,7 @@ package dev.skillgate.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.skillgate.fixtures.DelegatedCgroup;
 import dev.skillgate.fixtures.TestNodeBinary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -13,11 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -94,35 +93,11 @@ class RunCgroupCommandTest {
         };
     }
 
-    static Optional<Path> cgroup2Mount() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            String[] halves = line.split(" - ", 2);
-            if (halves.length == 2 && halves[1].startsWith("cgroup2 ")) {
-                return Optional.of(Path.of(halves[0].split(" ")[4]));
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static List<Path> runCgroups(Path delegated) throws IOException {
-        try (Stream<Path> s = Files.list(delegated)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("skillgate-") && Files.isDirectory(p))
-                    .toList();
-        }
-    }
-
     @Test
     void theRunLivesInItsOwnCgroupBelowTheDelegatedOne() throws Exception {
-        Optional<Path> mount = cgroup2Mount();
-        assumeTrue(mount.isPresent(), "no cgroup2 file system is mounted");
-        Path delegated;
-        try {
-            delegated = Files.createDirectory(mount.get().resolve("skillgate-cli-test-" + UUID.randomUUID()));
-        } catch (IOException e) {
-            assumeTrue(false, "cannot create a cgroup below " + mount.get() + " to delegate (" + e + ")");
-            return;
-        }
-        try {
+        try (DelegatedCgroup cgroup = DelegatedCgroup.create("skillgate-cli-test-")) {
+            assumeTrue(cgroup.directory().isPresent(), cgroup.unavailable());
+            Path delegated = cgroup.directory().get();
             CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(runArgs(delegated)));
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
@@ -131,7 +106,7 @@ class RunCgroupCommandTest {
             assertThat(tmp.resolve("ran"))
                     .as(out.toString(StandardCharsets.UTF_8) + err)
                     .exists();
-            List<Path> live = runCgroups(delegated);
+            List<Path> live = cgroup.runCgroups();
             assertThat(live).hasSize(1);
             String procs = Files.readString(live.get(0).resolve("cgroup.procs")).trim();
             assertThat(procs).isNotEmpty();
@@ -145,16 +120,98 @@ class RunCgroupCommandTest {
             assertThat(out.toString(StandardCharsets.UTF_8))
                     .contains("status: SUCCEEDED")
                     .contains("cleanup: PROVEN");
-            assertThat(runCgroups(delegated))
+            assertThat(cgroup.runCgroups())
                     .as("the run cgroup is removed after the run")
                     .isEmpty();
-        } finally {
-            List<Path> left = new ArrayList<>(runCgroups(delegated));
-            for (Path p : left) {
-                Files.deleteIfExists(p);
-            }
-            Files.deleteIfExists(delegated);
         }
+    }
+
+    private String[] withArgs(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(base));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void theLimitFlagsAskForEachCgroupLimitAndTheRunReportsEachPart() throws Exception {
+        try (DelegatedCgroup cgroup = DelegatedCgroup.create("skillgate-cli-test-")) {
+            assumeTrue(cgroup.directory().isPresent(), cgroup.unavailable());
+            Path delegated = cgroup.directory().get();
+            String[] argv = withArgs(
+                    runArgs(delegated), "--memory-max", "268435456", "--pids-max", "64", "--cpu-max", "50000/100000");
+            CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(argv));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertThat(tmp.resolve("ran"))
+                    .as(out.toString(StandardCharsets.UTF_8) + err)
+                    .exists();
+            List<Path> live = cgroup.runCgroups();
+            assertThat(live).hasSize(1);
+            // Where a controller is available the run cgroup carries exactly the asked-for limit.
+            Map<String, String> expected =
+                    Map.of("memory.max", "268435456", "pids.max", "64", "cpu.max", "50000 100000");
+            Map<String, String> applied = new java.util.TreeMap<>();
+            for (String file : expected.keySet()) {
+                if (Files.exists(live.get(0).resolve(file))) {
+                    applied.put(
+                            file, Files.readString(live.get(0).resolve(file)).trim());
+                }
+            }
+            Files.writeString(tmp.resolve("go"), "");
+            assertThat(code.get(30, TimeUnit.SECONDS))
+                    .as(out.toString(StandardCharsets.UTF_8) + err)
+                    .isZero();
+            String text = out.toString(StandardCharsets.UTF_8);
+            String line = text.lines()
+                    .filter(l -> l.startsWith("confinement: "))
+                    .findFirst()
+                    .orElseThrow();
+            for (String part : List.of("memory", "process count", "cpu")) {
+                assertThat(line).as(part).containsPattern(part + " (ENFORCED|NOT_ENFORCED)(,|$)");
+            }
+            applied.forEach((file, value) -> assertThat(value).as(file).isEqualTo(expected.get(file)));
+            if (applied.containsKey("memory.max")) {
+                assertThat(line).contains("memory ENFORCED");
+            }
+        }
+    }
+
+    @Test
+    void aBadLimitValueIsAUsageErrorAndNothingRuns() throws IOException {
+        Path notACgroup = Files.createDirectories(tmp.resolve("not-a-cgroup"));
+        String[][] bad = {
+            {"--memory-max", "12k"},
+            {"--memory-max", "0"},
+            {"--pids-max", "-1"},
+            {"--pids-max", "4194305"},
+            {"--cpu-max", "50"},
+            {"--cpu-max", "1/3"},
+            {"--cpu-max", "0/100000"},
+            {"--cpu-max", "200000000/1000"}
+        };
+        for (String[] flag : bad) {
+            out.reset();
+            err.reset();
+            int code = run(withArgs(runArgs(notACgroup), flag));
+            assertThat(code).as(String.join(" ", flag) + ": " + err).isEqualTo(ExitCode.USAGE.code());
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .as(String.join(" ", flag))
+                    .contains(flag[0]);
+            assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("approval request");
+        }
+        // Without --cgroup there is nowhere to apply a limit: a usage error too.
+        List<String> noCgroup = new ArrayList<>(List.of(runArgs(notACgroup)));
+        int at = noCgroup.indexOf("--cgroup");
+        noCgroup.remove(at);
+        noCgroup.remove(at);
+        noCgroup.addAll(List.of("--pids-max", "64"));
+        err.reset();
+        assertThat(run(noCgroup.toArray(String[]::new))).isEqualTo(ExitCode.USAGE.code());
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--pids-max needs --cgroup DIR");
+        assertThat(tmp.resolve("ran")).as("the script never ran").doesNotExist();
+        assertThat(notACgroup).isEmptyDirectory();
     }
 
     @Test

@@ -240,6 +240,26 @@ class RunCommandTest {
         assertThat(env.get("cleanup").get("status").asString()).isEqualTo("PROVEN");
         assertThat(env.get("errors")).isEmpty();
         assertThat(env.get("hardening").asString()).matches("L0|L1|L2");
+        List<String> parts = new ArrayList<>();
+        env.get("confinement").propertyNames().forEach(parts::add);
+        assertThat(parts).containsExactly("processReach", "fileWrites", "network", "memory", "processCount", "cpu");
+        for (String part : parts) {
+            assertThat(env.get("confinement").get(part).asString()).matches("ENFORCED|NOT_REQUESTED|NOT_ENFORCED");
+        }
+        // No --cgroup: no resource limit was asked for.
+        assertThat(env.get("confinement").get("memory").asString()).isEqualTo("NOT_REQUESTED");
+    }
+
+    @Test
+    void theConfinementLineNamesEveryPartTheEnvelopeReports() {
+        int code = run("yes\n", "run", hello.toString(), "--node", NODE, "--input", "{\"name\":\"Ada\"}");
+        assertThat(code).as(stdout() + err).isZero();
+        String part = "(ENFORCED|NOT_REQUESTED|NOT_ENFORCED)";
+        assertThat(stdout().lines().filter(l -> l.startsWith("confinement: ")).toList())
+                .singleElement()
+                .asString()
+                .matches("confinement: process reach " + part + ", file writes " + part + ", network " + part
+                        + ", memory NOT_REQUESTED, process count NOT_REQUESTED, cpu NOT_REQUESTED");
     }
 
     @Test

@@ -197,6 +197,38 @@ class ConsoleBrowserTest {
         return find(article + " [data-field=" + name + "]").getText();
     }
 
+    /**
+     * Every element below {@code container} (and the page itself) that reaches past the right edge of
+     * the container's content box, as {@code tag.class right>limit}: a table that overflows its card
+     * hides or clips what a person must read before approving.
+     */
+    private static List<String> overflowing(String container) {
+        Object found = ((JavascriptExecutor) browser).executeScript("""
+                const box = document.querySelector(arguments[0]);
+                if (!box) return ['no ' + arguments[0]];
+                const r = box.getBoundingClientRect();
+                const st = getComputedStyle(box);
+                const limit = r.right - parseFloat(st.paddingRight) - parseFloat(st.borderRightWidth) + 0.5;
+                const out = [];
+                for (const e of box.querySelectorAll('*')) {
+                  const right = e.getBoundingClientRect().right;
+                  if (right > limit) out.push(e.tagName.toLowerCase() + '.' + e.className + ' ' + right + '>' + limit);
+                }
+                const doc = document.documentElement;
+                if (doc.scrollWidth > doc.clientWidth) out.push('page ' + doc.scrollWidth + '>' + doc.clientWidth);
+                return out;
+                """, container);
+        return ((List<?>) found).stream().map(String::valueOf).toList();
+    }
+
+    /** The workspace field: the real path, then the file key in one pair of parentheses. */
+    private static void workspaceShownOnce(String article, Path workspace) throws IOException {
+        String shown = field(article, "workspace");
+        assertThat(shown).startsWith(workspace.toRealPath() + " (").endsWith(")");
+        assertThat(shown).doesNotContain("((").doesNotContain("))").doesNotContain("  ");
+        assertThat(shown.chars().filter(c -> c == '(').count()).isEqualTo(1);
+    }
+
     @Test
     void aPersonSeesEveryFieldViewsTheSourceApprovesAndSeesTheEnvelope() throws Exception {
         start(Duration.ofMinutes(5));
@@ -215,6 +247,10 @@ class ConsoleBrowserTest {
         assertThat(field(article, "agent")).isEqualTo("agent-1");
         assertThat(field(article, "revision")).startsWith("sha256:");
         assertThat(field(article, "workspace")).contains(workspace.toRealPath().toString());
+        workspaceShownOnce(article, workspace);
+        assertThat(overflowing(article))
+                .as("elements past the card's right edge")
+                .isEmpty();
         assertThat(field(article, "entrypoint")).isEqualTo("scripts/probe.mjs");
         assertThat(field(article, "argv"))
                 .contains(TestNode.binary().orElseThrow().toString());
@@ -345,6 +381,9 @@ class ConsoleBrowserTest {
         assertThat(scope).contains(receipt);
         assertThat(find("#audit-state").getText()).isIn("OK", "DEGRADED");
         assertThat(find("#trust").getText()).contains("trusted revision").contains("TRUSTED");
+        assertThat(overflowing("body"))
+                .as("elements past the page's right edge")
+                .isEmpty();
         screenshot("console-settings.png");
 
         int before = console.requestCounts().values().stream()
@@ -426,6 +465,10 @@ class ConsoleBrowserTest {
         assertThat(field(article, "agent")).isEqualTo("agent-1");
         assertThat(field(article, "workspace")).contains(workspace.toRealPath().toString());
         assertThat(field(article, "expiresAt")).isNotEmpty();
+        assertThat(overflowing(article))
+                .as("elements past the card's right edge")
+                .isEmpty();
+        workspaceShownOnce(article, workspace);
         List<WebElement> rows = findAll(article + " table.steps tr");
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0).getText())

@@ -14,11 +14,7 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
-import dev.skillgate.model.InputType;
-import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.RunId;
-import dev.skillgate.model.SemVer;
-import dev.skillgate.model.ToolClass;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -53,26 +48,19 @@ class CatalogConfusableNamesTest {
     private static final String CYRILLIC_E = "\u0435";
     private static final String FULLWIDTH_W = "\uFF57";
 
-    private static final AgentContext CONTEXT = AgentContext.of(
-            "example-agent",
-            SemVer.parse("1.5.0"),
-            Set.of(InputType.TEXT, InputType.STRUCTURED_DATA),
-            Set.of(ToolClass.AGENT_NATIVE),
-            PermissionMode.READ_ONLY);
+    private static final AgentContext CONTEXT = HostileFixture.EXAMPLE_AGENT;
 
-    private final String marker = Support.newMarker();
-    private Path base;
+    private HostileFixture fx;
     private Path first;
     private Path second;
     private Path workspace;
 
     @BeforeAll
     void setUp() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-confusable");
-        Path root = Support.hostileRoot(base, marker);
-        first = Files.createDirectories(root.resolve("first"));
-        second = Files.createDirectories(root.resolve("second"));
-        workspace = Files.createDirectories(root.resolve("ws"));
+        fx = HostileFixture.create("skillgate-engine-confusable");
+        first = fx.skillRoot("first");
+        second = fx.skillRoot("second");
+        workspace = fx.workspace();
         // r<Cyrillic e>lease-notes, holding a SKILL.md that says release-notes
         Files.move(
                 Support.copySkill(Support.examples().resolve("release-notes"), first),
@@ -95,8 +83,7 @@ class CatalogConfusableNamesTest {
 
     @AfterAll
     void tearDown() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-        Support.deleteTree(base);
+        fx.close();
     }
 
     private SkillGate.Builder builder(SkillGateAdmin admin, ApprovalChannel channel) {
@@ -110,7 +97,7 @@ class CatalogConfusableNamesTest {
 
     @Test
     void theCatalogFlagsLookAlikeDirectoryNamesWithStableCodes() throws Exception {
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = builder(admin, new ConsoleApprovalChannel(sink(), new StringReader("")))
                         .build()) {
             Map<String, SkillSummary> byName =
@@ -147,7 +134,7 @@ class CatalogConfusableNamesTest {
         ByteArrayOutputStream screen = new ByteArrayOutputStream();
         try (ConsoleApprovalChannel terminal = new ConsoleApprovalChannel(
                         new PrintStream(screen, true, StandardCharsets.UTF_8), new StringReader("no\n"));
-                SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"))) {
+                SkillGateAdmin admin = fx.admin()) {
             Recording recording = new Recording(terminal);
             try (SkillGate gate = builder(admin, recording).build()) {
                 // A contracted look-alike: the contract's identity names the real directory, so it is refused
@@ -186,7 +173,7 @@ class CatalogConfusableNamesTest {
         ByteArrayOutputStream screen = new ByteArrayOutputStream();
         try (ConsoleApprovalChannel terminal = new ConsoleApprovalChannel(
                         new PrintStream(screen, true, StandardCharsets.UTF_8), new StringReader("yes\n"));
-                SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"))) {
+                SkillGateAdmin admin = fx.admin()) {
             Recording recording = new Recording(terminal);
             ExecutionEnvelope env;
             try (SkillGate gate = builder(admin, recording).build()) {

@@ -7,6 +7,7 @@ import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditRecord;
 import dev.skillgate.consent.ApprovalRequest;
 import dev.skillgate.consent.ScriptedApprovalChannel;
+import dev.skillgate.fixtures.DelegatedCgroup;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupStatus;
 import dev.skillgate.model.Confinement;
@@ -23,12 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,23 +59,17 @@ class GateResourceCeilingsTest extends LiveEngineTest {
             "tick();",
             "");
 
+    private DelegatedCgroup cgroup;
     private Path delegated;
     private String unavailable = "";
     private final List<SkillGate> gates = new ArrayList<>();
     private SkillGateAdmin admin;
 
     @BeforeAll
-    void delegate() throws IOException {
-        Optional<Path> mount = cgroup2Mount();
-        if (mount.isEmpty()) {
-            unavailable = "no cgroup2 file system is mounted";
-            return;
-        }
-        try {
-            delegated = Files.createDirectory(mount.get().resolve("skillgate-gate-test-" + UUID.randomUUID()));
-        } catch (IOException e) {
-            unavailable = "cannot create a cgroup below " + mount.get() + " to delegate (" + e + ")";
-        }
+    void delegate() {
+        cgroup = DelegatedCgroup.create("skillgate-gate-test-");
+        delegated = cgroup.directory().orElse(null);
+        unavailable = cgroup.unavailable();
     }
 
     @AfterEach
@@ -92,29 +84,11 @@ class GateResourceCeilingsTest extends LiveEngineTest {
 
     @AfterAll
     void removeDelegated() throws IOException {
-        if (delegated != null) {
-            for (Path child : runCgroups()) {
-                Files.deleteIfExists(child);
-            }
-            Files.deleteIfExists(delegated);
-        }
-    }
-
-    static Optional<Path> cgroup2Mount() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            String[] halves = line.split(" - ", 2);
-            if (halves.length == 2 && halves[1].startsWith("cgroup2 ")) {
-                return Optional.of(Path.of(halves[0].split(" ")[4]));
-            }
-        }
-        return Optional.empty();
+        cgroup.close();
     }
 
     private List<Path> runCgroups() throws IOException {
-        try (Stream<Path> s = Files.list(delegated)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("skillgate-") && Files.isDirectory(p))
-                    .toList();
-        }
+        return cgroup.runCgroups();
     }
 
     private SkillGate gate(ScriptedApprovalChannel channel, ConfinementPolicy policy, CountDownLatch started)

@@ -3,7 +3,6 @@ package dev.skillgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.audit.AuditEvent;
-import dev.skillgate.audit.AuditRecord;
 import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
 import dev.skillgate.consent.ApprovalRequest;
@@ -21,7 +20,6 @@ import dev.skillgate.model.InputType;
 import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.RunId;
 import dev.skillgate.model.SemVer;
-import dev.skillgate.model.ToolClass;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,28 +46,20 @@ import org.junit.jupiter.api.condition.OS;
 @org.junit.jupiter.api.Timeout(300)
 @EnabledOnOs(OS.LINUX)
 class HostileHostTest {
-    private final String marker = Support.newMarker();
+    private HostileFixture fx;
     private Path base;
     private Path skills;
     private Path workspace;
 
     @BeforeAll
     void setUp() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-hostile");
-        Path root = Support.hostileRoot(base, marker);
-        skills = Files.createDirectories(root.resolve("skills"));
-        workspace = Files.createDirectories(root.resolve("ws"));
-        Support.copySkill(Support.examples().resolve("hello-world"), skills);
-        Support.copySkill(Support.examples().resolve("word-stats"), skills);
-        Support.copySkill(Support.examples().resolve("release-notes"), skills);
+        fx = HostileFixture.create("skillgate-engine-hostile");
+        base = fx.base();
+        workspace = fx.workspace();
+        skills = fx.skillRoot("skills", "hello-world", "word-stats", "release-notes");
     }
 
-    private static final AgentContext CONTEXT = AgentContext.of(
-            "example-agent",
-            SemVer.parse("1.5.0"),
-            Set.of(InputType.TEXT, InputType.STRUCTURED_DATA),
-            Set.of(ToolClass.AGENT_NATIVE),
-            PermissionMode.READ_ONLY);
+    private static final AgentContext CONTEXT = HostileFixture.EXAMPLE_AGENT;
 
     private SkillGate.Builder builder(SkillGateAdmin admin, ApprovalChannel channel) {
         return SkillGate.builder()
@@ -122,7 +112,7 @@ class HostileHostTest {
     void aChannelThatBlocksInRequestForThreeTimesTheTimeoutIsATimeout() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
         BlockingChannel blocking = new BlockingChannel(timeout.multipliedBy(3));
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate =
                         builder(admin, blocking).approvalTimeout(timeout).build()) {
             ExecutionEnvelope env = gate.execute(hello("late"));
@@ -140,7 +130,7 @@ class HostileHostTest {
     void anActivationWhoseChannelBlocksPastTheTimeoutIsRefusedAndNotRecorded() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
         BlockingChannel blocking = new BlockingChannel(timeout.multipliedBy(3));
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate =
                         builder(admin, blocking).approvalTimeout(timeout).build()) {
             Activation a = gate.activate(AgentId.of("example-agent-1.5"), "release-notes", CONTEXT);
@@ -162,7 +152,7 @@ class HostileHostTest {
             thrown.incrementAndGet();
             throw new AssertionError("the host's listener is broken (" + event.kind() + ")");
         };
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = builder(admin, r -> CompletableFuture.completedFuture(r.approve()))
                         .listener(hostile)
                         .build()) {
@@ -189,7 +179,7 @@ class HostileHostTest {
     @Test
     void closeWhileApprovalsArePendingEndsEachAsEngineClosedAndCountsThem() throws Exception {
         HoldingUi ui = new HoldingUi();
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"))) {
+        try (SkillGateAdmin admin = fx.admin()) {
             SkillGate gate = builder(admin, ui).maxPendingApprovalsPerAgent(8).build();
             List<PendingExecution> pending = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
@@ -218,7 +208,7 @@ class HostileHostTest {
     void anActivationWaitingWhenTheGateClosesIsRefusedEngineClosed() throws Exception {
         for (boolean hostAdmin : new boolean[] {true, false}) {
             HoldingUi ui = new HoldingUi();
-            Path data = Files.createTempDirectory(base, "data");
+            Path data = fx.data();
             SkillGateAdmin admin = hostAdmin ? SkillGateAdmin.open(data) : null;
             SkillGate gate = (hostAdmin
                             ? SkillGate.builder().admin(admin)
@@ -247,18 +237,18 @@ class HostileHostTest {
 
     @AfterAll
     void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
+        fx.close();
     }
 
     private static List<AuditEvent> events(SkillGateAdmin admin) throws IOException {
-        return admin.trust().records(0, 10_000).stream().map(AuditRecord::event).toList();
+        return HostileFixture.events(admin);
     }
 
     /** Finding 4: a host UI that completes the wrong pending request approves nothing. */
     @Test
     void anAnswerForAnotherRequestIsRefusedAndNothingLaunches() throws Exception {
         HoldingUi ui = new HoldingUi();
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = SkillGate.builder()
                         .admin(admin)
                         .skillRoot(skills)
@@ -288,7 +278,7 @@ class HostileHostTest {
     @Test
     void aPushyAgentOpeningFreshRunsIsBoundedPerAgentAcrossRuns() throws Exception {
         HoldingUi ui = new HoldingUi();
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate =
                         builder(admin, ui).maxPendingApprovalsPerAgent(2).build()) {
             List<PendingExecution> pushy =
@@ -332,7 +322,7 @@ class HostileHostTest {
             asked.incrementAndGet();
             return CompletableFuture.completedFuture(r.deny("no"));
         };
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = builder(admin, denying)
                         .maxApprovalRequestsPerAgentPerMinute(3)
                         .build()) {
@@ -364,7 +354,7 @@ class HostileHostTest {
         ApprovalChannel channel = r -> r.agent().equals(AgentId.of("held"))
                 ? held.request(r)
                 : CompletableFuture.completedFuture(r.deny("no"));
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = builder(admin, channel)
                         .maxApprovalRequestsPerAgentPerMinute(1000)
                         .maxPendingApprovalsPerAgent(16)
@@ -392,7 +382,7 @@ class HostileHostTest {
     void theHostsAgentAndContextAreAuthoritative() throws Exception {
         AgentContext poor = AgentContext.of(
                 "example-agent", SemVer.parse("1.5.0"), Set.of(InputType.TEXT), Set.of(), PermissionMode.READ_ONLY);
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = builder(admin, r -> CompletableFuture.completedFuture(r.approve()))
                         .agent(AgentId.of("vouched"))
                         .agentContext(poor)
@@ -422,7 +412,7 @@ class HostileHostTest {
                     .allSatisfy(
                             e -> assertThat(((AuditEvent.Consumed) e).agent()).isEqualTo(AgentId.of("vouched")));
         }
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = builder(admin, r -> CompletableFuture.completedFuture(r.approve()))
                         .agentContext(poor)
                         .allowRequestAgentContexts()
@@ -443,7 +433,7 @@ class HostileHostTest {
         Support.copySkill(Support.examples().resolve("hello-world"), hello.getParent());
         Files.move(confusing.resolve("hello-world"), hello, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         HoldingUi ui = new HoldingUi();
-        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+        try (SkillGateAdmin admin = fx.admin();
                 SkillGate gate = SkillGate.builder()
                         .admin(admin)
                         .skillRoot(confusing)

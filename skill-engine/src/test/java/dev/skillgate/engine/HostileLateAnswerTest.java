@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.audit.AuditEvent;
 import dev.skillgate.audit.AuditLog;
-import dev.skillgate.audit.AuditRecord;
 import dev.skillgate.audit.AuditState;
 import dev.skillgate.consent.ActivationApprovalRequest;
 import dev.skillgate.consent.ApprovalDecision;
@@ -16,18 +15,12 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
-import dev.skillgate.model.InputType;
-import dev.skillgate.model.PermissionMode;
 import dev.skillgate.model.RunId;
-import dev.skillgate.model.SemVer;
-import dev.skillgate.model.ToolClass;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -48,32 +41,22 @@ import org.junit.jupiter.api.condition.OS;
 @org.junit.jupiter.api.Timeout(300)
 @EnabledOnOs(OS.LINUX)
 class HostileLateAnswerTest {
-    private static final AgentContext CONTEXT = AgentContext.of(
-            "example-agent",
-            SemVer.parse("1.5.0"),
-            Set.of(InputType.TEXT, InputType.STRUCTURED_DATA),
-            Set.of(ToolClass.AGENT_NATIVE),
-            PermissionMode.READ_ONLY);
+    private static final AgentContext CONTEXT = HostileFixture.EXAMPLE_AGENT;
 
-    private final String marker = Support.newMarker();
-    private Path base;
+    private HostileFixture fx;
     private Path skills;
     private Path workspace;
 
     @BeforeAll
     void setUp() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-late");
-        Path root = Support.hostileRoot(base, marker);
-        skills = Files.createDirectories(root.resolve("skills"));
-        workspace = Files.createDirectories(root.resolve("ws"));
-        Support.copySkill(Support.examples().resolve("hello-world"), skills);
-        Support.copySkill(Support.examples().resolve("release-notes"), skills);
+        fx = HostileFixture.create("skillgate-engine-late");
+        workspace = fx.workspace();
+        skills = fx.skillRoot("skills", "hello-world", "release-notes");
     }
 
     @AfterAll
     void tearDown() throws IOException {
-        Support.assertNoSurvivors(marker, base);
-        Support.deleteTree(base);
+        fx.close();
     }
 
     /** Blocks inside request() for {@code block} (ignoring interrupts, as a careless host does), then approves. */
@@ -113,7 +96,7 @@ class HostileLateAnswerTest {
     }
 
     private static List<AuditEvent> events(SkillGateAdmin admin) throws IOException {
-        return admin.trust().records(0, 10_000).stream().map(AuditRecord::event).toList();
+        return HostileFixture.events(admin);
     }
 
     private static Optional<AuditEvent.LateAnswer> awaitLate(SkillGateAdmin admin) throws Exception {
@@ -141,7 +124,7 @@ class HostileLateAnswerTest {
     void anApprovalThreeTimesTheTimeoutLateIsIgnoredAndRecordedAsLate() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
         BlockingChannel blocking = new BlockingChannel(timeout.multipliedBy(3));
-        Path data = Files.createTempDirectory(base, "data");
+        Path data = fx.data();
         RunId run = RunId.random();
         try (SkillGateAdmin admin = SkillGateAdmin.open(data)) {
             ExecutionEnvelope env;
@@ -180,7 +163,7 @@ class HostileLateAnswerTest {
     void aLateActivationApprovalTrustsNothingAndIsRecordedAsLate() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
         BlockingChannel blocking = new BlockingChannel(timeout.multipliedBy(3));
-        Path data = Files.createTempDirectory(base, "data");
+        Path data = fx.data();
         try (SkillGateAdmin admin = SkillGateAdmin.open(data)) {
             try (SkillGate gate = SkillGate.builder()
                     .admin(admin)
@@ -210,7 +193,7 @@ class HostileLateAnswerTest {
 
     @Test
     void anAnswerInTimeIsNotLate() throws Exception {
-        Path data = Files.createTempDirectory(base, "data");
+        Path data = fx.data();
         try (SkillGateAdmin admin = SkillGateAdmin.open(data)) {
             try (SkillGate gate = SkillGate.builder()
                     .admin(admin)

@@ -52,7 +52,11 @@ import org.apiguardian.api.API;
  * check. An identity is only remembered when the file had not changed for {@link #SETTLE} before the
  * check began (timestamps are coarse; the same rule as git's "racily clean" index entries), and only
  * when it did not change during the check. Where the platform offers no inode or ctime (no {@code
- * unix} attribute view), every verification is a full one.
+ * unix} attribute view), every verification is a full one. A binary the running user owns and may
+ * write (owner-write bit; not root) never has its identity remembered: stores through a shared
+ * mapping change its bytes without moving ctime (decision 0828), so every verification of it is a
+ * full one (a pinned digest re-hashes the file each time; make the binary read-only to keep the fast
+ * path).
  *
  * <p>Not guaranteed: that the bytes hashed are the bytes later executed — a supervisor that starts
  * the binary by path (the portable one) leaves a window in which the file can be replaced; the Linux
@@ -80,14 +84,19 @@ public final class NodeRuntime {
      */
     public static final Duration SETTLE = Duration.ofSeconds(2);
 
+    /** This process's effective uid where {@code /proc/self} tells it (Linux); read once. */
+    private static final Optional<Integer> EFFECTIVE_UID = effectiveUid();
+
     private final RuntimeIdentity identity;
     private final Duration settle;
+    private final Optional<Integer> runningUid;
     private final AtomicReference<Remembered> remembered = new AtomicReference<>();
     private final AtomicLong fullChecks = new AtomicLong();
 
-    private NodeRuntime(RuntimeIdentity identity, Duration settle) {
+    private NodeRuntime(RuntimeIdentity identity, Duration settle, Optional<Integer> runningUid) {
         this.identity = identity;
         this.settle = settle;
+        this.runningUid = runningUid;
     }
 
     /** A full check that passed, and the identity of the file it examined. */
@@ -133,6 +142,16 @@ public final class NodeRuntime {
 
     /** As {@link #pinned}, with another settle time (tests use a short one to exercise the identity rule). */
     static NodeRuntime pin(Path path, String version, Optional<Sha256Digest> digest, Duration settle) {
+        return pin(path, version, digest, settle, EFFECTIVE_UID);
+    }
+
+    /**
+     * As {@link #pin(Path, String, Optional, Duration)}, judging "writable by the running user" for
+     * {@code runningUid} instead of this process's effective uid (tests run as root, for whom the rule
+     * does not apply; empty: unknown).
+     */
+    static NodeRuntime pin(
+            Path path, String version, Optional<Sha256Digest> digest, Duration settle, Optional<Integer> runningUid) {
         Objects.requireNonNull(path, "absolutePath");
         Objects.requireNonNull(version, "expectedVersion");
         // Validates absoluteness and the version's shape (InvalidValueException with RUNTIME_* codes).
@@ -144,7 +163,7 @@ public final class NodeRuntime {
             // Missing now: kept as given; verify() reports RUNTIME_UNAVAILABLE and never follows a link there.
             real = path.normalize();
         }
-        return new NodeRuntime(new RuntimeIdentity(real, version, digest), settle);
+        return new NodeRuntime(new RuntimeIdentity(real, version, digest), settle, runningUid);
     }
 
     /** The pinned identity; its executable is the real path resolved at pinning time. */
@@ -222,7 +241,9 @@ public final class NodeRuntime {
         if (!Files.isExecutable(exe)) {
             return unavailable("the pinned Node binary is not executable");
         }
-        Optional<FileStamp> before = FileStamp.of(exe);
+        // A binary the running user may rewrite is checked in full every time: stores through a shared
+        // mapping can change its bytes without moving ctime (tmpfs never moves it; decision 0828).
+        Optional<FileStamp> before = FileStamp.of(exe).filter(s -> !rewritableByRunningUser(s));
         Remembered known = remembered.get();
         if (known != null && before.isPresent() && known.stamp().equals(before.get())) {
             return known.verified();
@@ -236,6 +257,34 @@ public final class NodeRuntime {
             remembered.set(new Remembered(before.get(), ok));
         }
         return full;
+    }
+
+    /**
+     * Whether the running user may write the file's bytes without first changing its mode (a {@code
+     * chmod} moves ctime): the owner-write bit is set and the file is theirs. Group and other write are
+     * refused before this is asked (an ACL granting write shows as the group bit). Root is outside the
+     * threat model (it can rewrite any file, or the JVM itself), so a root process keeps the identity
+     * rule; an unknown uid counts as the owner's.
+     */
+    private boolean rewritableByRunningUser(FileStamp stamp) {
+        if ((stamp.mode() & 0200) == 0) {
+            return false;
+        }
+        if (runningUid.isEmpty()) {
+            return true;
+        }
+        int me = runningUid.get();
+        return me != 0 && stamp.owner() == me;
+    }
+
+    private static Optional<Integer> effectiveUid() {
+        // /proc/self is owned by the process's effective uid on Linux.
+        try {
+            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            return uid instanceof Integer i ? Optional.of(i) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** How many full checks (digest when pinned, {@code --version}) this runtime has run; for tests and benchmarks. */

@@ -3,6 +3,7 @@ package dev.skillgate.benchmarks.launch;
 import dev.skillgate.benchmarks.Machine;
 import dev.skillgate.benchmarks.NodeHost;
 import dev.skillgate.benchmarks.Stats;
+import dev.skillgate.fixtures.DelegatedCgroup;
 import dev.skillgate.fixtures.NodeFixture;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionManifest;
@@ -570,35 +571,21 @@ public final class LaunchOverhead {
     /**
      * A fresh cgroup v2 directory for the cgroup variant: below {@code skillgate.bench.cgroup} when set,
      * else below the cgroup2 mount ({@code /sys/fs/cgroup/unified} on a hybrid host, {@code /sys/fs/cgroup}
-     * on a unified one); removed at exit when empty.
+     * on a unified one); removed at exit with the run cgroups left in it ({@link DelegatedCgroup}).
      */
     static Optional<Path> benchCgroup() {
-        List<Path> parents = new ArrayList<>();
         String configured = System.getProperty("skillgate.bench.cgroup", "");
-        if (!configured.isEmpty()) {
-            parents.add(Path.of(configured));
-        } else {
-            parents.add(Path.of("/sys/fs/cgroup/unified"));
-            parents.add(Path.of("/sys/fs/cgroup"));
-        }
-        for (Path parent : parents) {
-            if (!Files.isRegularFile(parent.resolve("cgroup.procs"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            try {
-                Path dir = Files.createDirectory(parent.resolve("skillgate-bench-" + java.util.UUID.randomUUID()));
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        DelegatedCgroup cgroup = configured.isEmpty()
+                ? DelegatedCgroup.create("skillgate-bench-")
+                : DelegatedCgroup.createBelow(Path.of(configured), "skillgate-bench-");
+        cgroup.directory()
+                .ifPresent(dir -> Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     try {
-                        Files.deleteIfExists(dir);
+                        cgroup.close();
                     } catch (IOException e) {
                         System.err.println("left " + dir + ": " + e.getMessage());
                     }
-                }));
-                return Optional.of(dir);
-            } catch (IOException e) {
-                // not writable here: try the next parent
-            }
-        }
-        return Optional.empty();
+                })));
+        return cgroup.directory();
     }
 }

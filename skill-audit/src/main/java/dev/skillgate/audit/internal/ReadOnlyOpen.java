@@ -6,7 +6,6 @@ import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,67 +58,17 @@ final class ReadOnlyOpen {
         for (int attempt = 0; attempt < 3; attempt++) {
             List<Diagnostic> n = new ArrayList<>(notes);
             s.forget();
-            boolean[] permissionFault = {false};
-            String bad = null;
-            String badName = "";
-            for (String name : List.of(AuditDirectory.LOG, AuditDirectory.HEAD)) {
-                bad = files.checkFile(name, false, n, permissionFault);
-                if (bad != null) {
-                    badName = name;
-                    break;
-                }
-            }
-            if (bad != null) {
-                s.publishDisabled(
-                        permissionFault[0] ? ErrorCode.AUDIT_PERMISSIONS : ErrorCode.AUDIT_CORRUPT,
-                        badName,
-                        -1,
-                        bad,
-                        null,
-                        n);
+            HeadPlacement.Found found = HeadPlacement.check(s, files, false, n);
+            if (found instanceof HeadPlacement.NoLogYet) {
+                n.add(Diagnostic.info(ErrorCode.AUDIT_VERIFYING, "", "no audit log exists yet; nothing is trusted"));
+                s.publish(AuditState.OK, false, n, readOnlyReason(n));
                 return;
             }
-            boolean logExists = AuditDirectory.present(logP);
-            if (!AuditDirectory.present(headP)) {
-                if (!logExists || Files.size(logP) <= Frames.HEADER_SIZE) {
-                    n.add(Diagnostic.info(
-                            ErrorCode.AUDIT_VERIFYING, "", "no audit log exists yet; nothing is trusted"));
-                    s.publish(AuditState.OK, false, n, readOnlyReason(n));
-                    return;
-                }
-                s.publishDisabled(
-                        ErrorCode.AUDIT_CORRUPT,
-                        AuditDirectory.HEAD,
-                        -1,
-                        "the commit point is missing but the log holds records",
-                        null,
-                        n);
+            if (!(found instanceof HeadPlacement.Parsed parsed)) {
                 return;
             }
-            if (!logExists) {
-                s.publishDisabled(
-                        ErrorCode.AUDIT_CORRUPT,
-                        AuditDirectory.LOG,
-                        -1,
-                        "the log is missing but its commit point exists",
-                        null,
-                        n);
-                return;
-            }
-            byte[] headBytes = AuditDirectory.readBounded(headP, Head.MAX_SIZE + 1);
-            Head h;
-            try {
-                h = Head.parse(headBytes);
-            } catch (Frames.FormatException e) {
-                s.publishDisabled(
-                        ErrorCode.AUDIT_CORRUPT,
-                        AuditDirectory.HEAD,
-                        -1,
-                        "the commit point is unreadable: " + e.getMessage(),
-                        null,
-                        n);
-                return;
-            }
+            byte[] headBytes = parsed.bytes();
+            Head h = parsed.head();
             LogScanner.Result r;
             try (FileChannel ch = FileChannel.open(logP, AuditDirectory.READ_NOFOLLOW)) {
                 r = LogScanner.scan(Source.of(ch), h, null);

@@ -11,7 +11,6 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -57,81 +56,36 @@ final class Recovery {
         s.closeLog();
         s.forget();
         Path logP = files.resolve(AuditDirectory.LOG);
-        Path headP = files.resolve(AuditDirectory.HEAD);
-        boolean[] permissionFault = {false};
-        for (String name : List.of(AuditDirectory.LOG, AuditDirectory.HEAD)) {
-            String bad = files.checkFile(name, true, notes, permissionFault);
-            if (bad != null) {
-                s.publishDisabled(
-                        permissionFault[0] ? ErrorCode.AUDIT_PERMISSIONS : ErrorCode.AUDIT_CORRUPT,
-                        name,
-                        -1,
-                        bad,
-                        null,
-                        notes);
+        HeadPlacement.Found found = HeadPlacement.check(s, files, true, notes);
+        if (found instanceof HeadPlacement.NoLogYet fresh) {
+            if (fresh.logExists()) {
+                notes.add(Diagnostic.info(
+                        ErrorCode.AUDIT_TAIL_QUARANTINED,
+                        AuditDirectory.LOG,
+                        "an initialisation interrupted by a crash was redone"));
+                Files.delete(logP);
+            }
+            try {
+                startNewLog();
+            } catch (IOException e) {
+                s.closeLog();
+                s.head = null;
+                List<Diagnostic> d = new ArrayList<>(notes);
+                Diagnostic io = Diagnostic.error(
+                        ErrorCode.AUDIT_IO,
+                        AuditDirectory.LOG,
+                        "a new log could not be created (" + e.getClass().getSimpleName() + ")");
+                d.add(0, io);
+                s.publish(AuditState.DEGRADED, false, d, io);
                 return;
             }
-        }
-        boolean logExists = Files.exists(logP, LinkOption.NOFOLLOW_LINKS);
-        boolean headExists = Files.exists(headP, LinkOption.NOFOLLOW_LINKS);
-        if (!headExists) {
-            if (!logExists || Files.size(logP) <= Frames.HEADER_SIZE) {
-                if (logExists) {
-                    notes.add(Diagnostic.info(
-                            ErrorCode.AUDIT_TAIL_QUARANTINED,
-                            AuditDirectory.LOG,
-                            "an initialisation interrupted by a crash was redone"));
-                    Files.delete(logP);
-                }
-                try {
-                    startNewLog();
-                } catch (IOException e) {
-                    s.closeLog();
-                    s.head = null;
-                    List<Diagnostic> d = new ArrayList<>(notes);
-                    Diagnostic io = Diagnostic.error(
-                            ErrorCode.AUDIT_IO,
-                            AuditDirectory.LOG,
-                            "a new log could not be created (" + e.getClass().getSimpleName() + ")");
-                    d.add(0, io);
-                    s.publish(AuditState.DEGRADED, false, d, io);
-                    return;
-                }
-                s.publish(afterFault ? AuditState.DEGRADED : AuditState.OK, true, notes, null);
-                return;
-            }
-            s.publishDisabled(
-                    ErrorCode.AUDIT_CORRUPT,
-                    AuditDirectory.HEAD,
-                    -1,
-                    "the commit point is missing but the log holds records",
-                    null,
-                    notes);
+            s.publish(afterFault ? AuditState.DEGRADED : AuditState.OK, true, notes, null);
             return;
         }
-        if (!logExists) {
-            s.publishDisabled(
-                    ErrorCode.AUDIT_CORRUPT,
-                    AuditDirectory.LOG,
-                    -1,
-                    "the log is missing but its commit point exists",
-                    null,
-                    notes);
+        if (!(found instanceof HeadPlacement.Parsed parsed)) {
             return;
         }
-        Head h;
-        try {
-            h = Head.parse(AuditDirectory.readBounded(headP, Head.MAX_SIZE + 1));
-        } catch (Frames.FormatException e) {
-            s.publishDisabled(
-                    ErrorCode.AUDIT_CORRUPT,
-                    AuditDirectory.HEAD,
-                    -1,
-                    "the commit point is unreadable: " + e.getMessage(),
-                    null,
-                    notes);
-            return;
-        }
+        Head h = parsed.head();
         s.log = AuditDirectory.openForWriting(logP);
         LogScanner.Result r = LogScanner.scan(Source.of(s.log), h, null);
         s.trust = r.trust;

@@ -114,6 +114,12 @@ final class AuditTlog {
         }
     }
 
+    /** The checked {@code --out} file, when given. */
+    private static Optional<Path> outTarget(Args args) throws UsageException {
+        Optional<String> out = args.value("--out");
+        return out.isPresent() ? Optional.of(OutputFiles.target("--out", out.get())) : Optional.empty();
+    }
+
     private static String required(Args args, String option) throws UsageException {
         return args.value(option).orElseThrow(() -> new UsageException(option + " is required"));
     }
@@ -173,49 +179,30 @@ final class AuditTlog {
         if (signer == null) {
             return ExitCode.INVALID;
         }
-        Optional<Path> target = args.value("--out").isPresent()
-                ? Optional.of(OutputFiles.target("--out", args.value("--out").get()))
-                : Optional.empty();
-        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
-        if (unreadable.isPresent()) {
-            return fail(schema, json, out, err, unreadable.get());
-        }
-        try (AuditLog log = AuditViews.openReadOnly(dir)) {
+        Optional<Path> target = outTarget(args);
+        boolean force = args.has("--force");
+        return withLog(dir, schema, json, out, err, log -> {
             Optional<AuditTree> tree = tree(log);
             if (tree.isEmpty()) {
                 return fail(schema, json, out, err, untrusted(log.status()));
             }
             SignedNote note = tree.get().checkpoint(signer);
             byte[] bytes = note.encode();
-            if (target.isPresent()) {
-                Optional<Diagnostic> refused = OutputFiles.write(target.get(), bytes, args.has("--force"));
-                if (refused.isPresent()) {
-                    return fail(schema, json, out, err, refused.get());
-                }
-            }
             TlogCheckpoint cp = TlogCheckpoint.parse(note.text());
-            if (json) {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("schema", schema);
-                doc.put("origin", cp.origin());
-                doc.put("size", cp.size());
-                doc.put("root", cp.root().base64());
-                doc.put("verifierKey", signer.verifierKey().encode());
-                target.ifPresent(t -> doc.put("file", t.toString()));
-                doc.put("checkpoint", new String(bytes, StandardCharsets.UTF_8));
-                JsonOut.print(out, doc);
-            } else if (target.isPresent()) {
-                out.println("checkpoint: origin " + Args.safe(cp.origin()) + ", " + cp.size() + " records, root "
-                        + cp.root().base64());
-                out.println("written to " + Args.path(target.get().toString()));
-            } else {
-                out.write(bytes, 0, bytes.length);
-                out.flush();
-            }
-            return ExitCode.OK;
-        } catch (IOException e) {
-            return fail(schema, json, out, err, ioProblem("audit.log", e));
-        }
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", schema);
+            doc.put("origin", cp.origin());
+            doc.put("size", cp.size());
+            doc.put("root", cp.root().base64());
+            doc.put("verifierKey", signer.verifierKey().encode());
+            return emit(
+                    new Emitted(schema, json, out, err, target, force),
+                    bytes,
+                    doc,
+                    "checkpoint",
+                    "checkpoint: origin " + Args.safe(cp.origin()) + ", " + cp.size() + " records, root "
+                            + cp.root().base64());
+        });
     }
 
     // ---- prove ----
@@ -230,16 +217,14 @@ final class AuditTlog {
             throw new UsageException("give exactly one of --checkpoint FILE (prove against it) or --key FILE"
                     + " (sign a checkpoint of the log as it is now)");
         }
-        Optional<Path> target = args.value("--out").isPresent()
-                ? Optional.of(OutputFiles.target("--out", args.value("--out").get()))
-                : Optional.empty();
-        SignedNote given = null;
+        Optional<Path> target = outTarget(args);
+        Optional<SignedNote> given = Optional.empty();
         NoteSigner signer = null;
         if (args.has("--checkpoint")) {
             byte[] bytes = note("--checkpoint", args.value("--checkpoint").get());
             try {
-                given = SignedNote.parse(bytes);
-                TlogCheckpoint.parse(given.text());
+                given = Optional.of(SignedNote.parse(bytes));
+                TlogCheckpoint.parse(given.get().text());
             } catch (InvalidValueException e) {
                 return fail(schema, json, out, err, e.toDiagnostic("--checkpoint"));
             }
@@ -249,16 +234,15 @@ final class AuditTlog {
                 return ExitCode.INVALID;
             }
         }
-        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
-        if (unreadable.isPresent()) {
-            return fail(schema, json, out, err, unreadable.get());
-        }
-        try (AuditLog log = AuditViews.openReadOnly(dir)) {
+        Optional<SignedNote> held = given;
+        NoteSigner key = signer;
+        boolean force = args.has("--force");
+        return withLog(dir, schema, json, out, err, log -> {
             Optional<AuditTree> tree = tree(log);
             if (tree.isEmpty()) {
                 return fail(schema, json, out, err, untrusted(log.status()));
             }
-            SignedNote against = given != null ? given : tree.get().checkpoint(signer);
+            SignedNote against = held.isPresent() ? held.get() : tree.get().checkpoint(key);
             Optional<TlogProof> proof;
             try {
                 proof = tree.get().prove(seq, against);
@@ -287,36 +271,22 @@ final class AuditTlog {
                                 "record " + seq + " is not in the checkpoint's tree (" + cp.size() + " records)"));
             }
             byte[] bytes = proof.get().encode();
-            if (target.isPresent()) {
-                Optional<Diagnostic> refused = OutputFiles.write(target.get(), bytes, args.has("--force"));
-                if (refused.isPresent()) {
-                    return fail(schema, json, out, err, refused.get());
-                }
-            }
-            if (json) {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("schema", schema);
-                doc.put("sequence", seq);
-                doc.put("index", proof.get().index());
-                doc.put("origin", cp.origin());
-                doc.put("treeSize", cp.size());
-                doc.put("root", cp.root().base64());
-                doc.put("hashes", proof.get().path().size());
-                target.ifPresent(t -> doc.put("file", t.toString()));
-                doc.put("proof", new String(bytes, StandardCharsets.UTF_8));
-                JsonOut.print(out, doc);
-            } else if (target.isPresent()) {
-                out.println("inclusion proof of record " + seq + " in " + cp.size() + " records ("
-                        + proof.get().path().size() + " hashes), origin " + Args.safe(cp.origin()));
-                out.println("written to " + Args.path(target.get().toString()));
-            } else {
-                out.write(bytes, 0, bytes.length);
-                out.flush();
-            }
-            return ExitCode.OK;
-        } catch (IOException e) {
-            return fail(schema, json, out, err, ioProblem("audit.log", e));
-        }
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", schema);
+            doc.put("sequence", seq);
+            doc.put("index", proof.get().index());
+            doc.put("origin", cp.origin());
+            doc.put("treeSize", cp.size());
+            doc.put("root", cp.root().base64());
+            doc.put("hashes", proof.get().path().size());
+            return emit(
+                    new Emitted(schema, json, out, err, target, force),
+                    bytes,
+                    doc,
+                    "proof",
+                    "inclusion proof of record " + seq + " in " + cp.size() + " records ("
+                            + proof.get().path().size() + " hashes), origin " + Args.safe(cp.origin()));
+        });
     }
 
     // ---- consistency ----
@@ -331,9 +301,7 @@ final class AuditTlog {
             throw new UsageException(
                     "--out (a tlog-witness request body) needs --sign-with FILE, and the other way round");
         }
-        Optional<Path> target = args.value("--out").isPresent()
-                ? Optional.of(OutputFiles.target("--out", args.value("--out").get()))
-                : Optional.empty();
+        Optional<Path> target = outTarget(args);
         byte[] from = note("--from", required(args, "--from"));
         NoteSigner signer = null;
         if (args.has("--sign-with")) {
@@ -342,11 +310,9 @@ final class AuditTlog {
                 return ExitCode.INVALID;
             }
         }
-        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
-        if (unreadable.isPresent()) {
-            return fail(schema, json, out, err, unreadable.get());
-        }
-        try (AuditLog log = AuditViews.openReadOnly(dir)) {
+        NoteSigner key = signer;
+        boolean force = args.has("--force");
+        return withLog(dir, schema, json, out, err, log -> {
             AuditStatus status = log.status();
             // The earlier checkpoint must verify on its own first: a refused note says nothing about the log.
             NoteVerification nv = SignedNote.open(from, keys);
@@ -406,9 +372,9 @@ final class AuditTlog {
                                 ErrorCode.AUDIT_PROOF_INVALID, "", "the consistency proof does not verify")));
             }
             if (target.isPresent()) {
-                SignedNote now = t.checkpoint(signer);
+                SignedNote now = t.checkpoint(key);
                 WitnessRequest body = t.witnessRequest(old.size(), now).orElseThrow();
-                Optional<Diagnostic> refused = OutputFiles.write(target.get(), body.encode(), args.has("--force"));
+                Optional<Diagnostic> refused = OutputFiles.write(target.get(), body.encode(), force);
                 if (refused.isPresent()) {
                     return fail(schema, json, out, err, refused.get());
                 }
@@ -429,9 +395,7 @@ final class AuditTlog {
                 target.ifPresent(p -> out.println("tlog-witness request body written to " + Args.path(p.toString())));
             }
             return ExitCode.OK;
-        } catch (IOException e) {
-            return fail(schema, json, out, err, ioProblem("audit.log", e));
-        }
+        });
     }
 
     private static ExitCode report(
@@ -705,6 +669,61 @@ final class AuditTlog {
             throw new UsageException(option + " must be a record sequence number (1 or more)");
         }
         return Long.parseLong(value);
+    }
+
+    /** A command's work on the read-only log; an I/O failure becomes an {@code AUDIT_IO} diagnostic. */
+    @FunctionalInterface
+    private interface LogCommand {
+        ExitCode run(AuditLog log) throws IOException;
+    }
+
+    /**
+     * Opens the audit log in {@code dir} read-only (no lock, nothing repaired) and runs {@code command}
+     * on it; an unreadable directory, and any I/O failure while opening, reading, writing or closing, is
+     * reported as a failure of {@code schema}.
+     */
+    private static ExitCode withLog(
+            Path dir, String schema, boolean json, PrintStream out, PrintStream err, LogCommand command) {
+        Optional<Diagnostic> unreadable = AuditViews.unreadable(dir);
+        if (unreadable.isPresent()) {
+            return fail(schema, json, out, err, unreadable.get());
+        }
+        try (AuditLog log = AuditViews.openReadOnly(dir)) {
+            return command.run(log);
+        } catch (IOException e) {
+            return fail(schema, json, out, err, ioProblem("audit.log", e));
+        }
+    }
+
+    /** Where and how a command that yields one file (a checkpoint, a proof) reports it. */
+    private record Emitted(
+            String schema, boolean json, PrintStream out, PrintStream err, Optional<Path> target, boolean force) {}
+
+    /**
+     * The shared tail of {@code checkpoint} and {@code prove}: writes {@code bytes} to the target when
+     * one is given (a refusal is a failure), then prints the JSON document ({@code doc} plus the file and
+     * the bytes as {@code field}), or the {@code summary} and where it was written, or the bytes themselves.
+     */
+    private static ExitCode emit(Emitted to, byte[] bytes, Map<String, Object> doc, String field, String summary)
+            throws IOException {
+        if (to.target().isPresent()) {
+            Optional<Diagnostic> refused = OutputFiles.write(to.target().get(), bytes, to.force());
+            if (refused.isPresent()) {
+                return fail(to.schema(), to.json(), to.out(), to.err(), refused.get());
+            }
+        }
+        if (to.json()) {
+            to.target().ifPresent(t -> doc.put("file", t.toString()));
+            doc.put(field, new String(bytes, StandardCharsets.UTF_8));
+            JsonOut.print(to.out(), doc);
+        } else if (to.target().isPresent()) {
+            to.out().println(summary);
+            to.out().println("written to " + Args.path(to.target().get().toString()));
+        } else {
+            to.out().write(bytes, 0, bytes.length);
+            to.out().flush();
+        }
+        return ExitCode.OK;
     }
 
     private static Diagnostic ioProblem(String where, IOException e) {

@@ -19,6 +19,7 @@ import dev.skillgate.inspect.SkillValidator;
 import dev.skillgate.inspect.ValidationReport;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.CleanupReport;
+import dev.skillgate.model.Confinement;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ErrorGroup;
@@ -35,6 +36,7 @@ import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.ToolClass;
 import dev.skillgate.runner.NodeRuntime;
 import dev.skillgate.runner.ProgressEvent;
+import dev.skillgate.runner.ResourceCeilings;
 import dev.skillgate.runner.linux.ConfinementPolicy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,6 +58,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -135,7 +138,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 usage: skillgate run DIR|NAME --root DIR... --node ABS_PATH --input JSON|@FILE|@- [--workspace DIR]
                                      [--approve sha256:REV] [--data-dir DIR] [--node-version V]
                                      [--node-sha256 sha256:HEX] [--confinement require|prefer|off]
-                                     [--show-stderr] [--cgroup DIR] [--json]
+                                     [--show-stderr] [--cgroup DIR [--memory-max BYTES] [--pids-max N]
+                                     [--cpu-max QUOTA/PERIOD]] [--json]
 
                 Captures the skill in DIR, checks the input against its inputSchema, shows the approval
                 request (files and digests, input, argv, workspace, runtime, limits, and the warning that
@@ -155,6 +159,10 @@ final class RunCommand implements Command, Cli.NeedsInput {
                   --cgroup DIR        a cgroup v2 directory delegated to you: each run gets its own
                                       child cgroup there, and cgroup.kill + populated 0 are added to
                                       its cleanup proof (a directory that is not one refuses the run)
+                  --memory-max BYTES  with --cgroup: the run cgroup's memory.max
+                  --pids-max N        with --cgroup: its pids.max (1 to 4194304)
+                  --cpu-max QUOTA/PERIOD  with --cgroup: its cpu.max as microseconds per period, a
+                                      whole percent of one CPU (50000/100000 is 50%; 1% to 102400%)
                   --input JSON|@FILE|@-  the invocation: the argument's bytes, or @ and a file holding
                                       it, or @- for standard input (then --approve is needed); <= 64 KiB
                   --workspace DIR     the script's working directory (default: the current directory)
@@ -189,6 +197,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         "--node-sha256",
                         "--confinement",
                         "--cgroup",
+                        "--memory-max",
+                        "--pids-max",
+                        "--cpu-max",
                         "--input",
                         "--workspace",
                         "--approve",
@@ -238,6 +249,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
             cgroup = Optional.of(CommandLineFiles.existingDirectory(
                     "--cgroup", args.value("--cgroup").get()));
         }
+        ResourceCeilings ceilings = ceilings(args, cgroup.isPresent());
         Optional<Sha256Digest> nodeDigest = Optional.empty();
         if (args.value("--node-sha256").isPresent()) {
             try {
@@ -429,6 +441,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     builder.deliverScriptStderr();
                 }
                 cgroup.ifPresent(builder::delegatedCgroup);
+                builder.resourceCeilings(ceilings);
                 gate = builder.dataDirectory(dataDir)
                         .confinement(confinement)
                         .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)
@@ -893,13 +906,97 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         .map(p -> "; staging kept at " + Args.safe(p.toString()))
                         .orElse(""));
         out.println("hardening: " + env.hardening());
-        out.println("confinement: process reach " + env.confinement().processReach() + ", file writes "
-                + env.confinement().fileWrites() + ", network "
-                + env.confinement().network());
+        out.println("confinement: " + confinementText(env.confinement()));
         for (Diagnostic d : env.errors()) {
             out.println("  " + d.severity().name().toLowerCase(java.util.Locale.ROOT) + ": " + d.code()
                     + (d.location().isEmpty() ? "" : " at " + d.location()) + ": " + d.message());
         }
+    }
+
+    /**
+     * The cgroup limits of {@code --memory-max}, {@code --pids-max} and {@code --cpu-max} as the
+     * engine's resource ceilings ({@link ResourceCeilings#NONE} without them). Each needs {@code
+     * --cgroup}; a value that is no positive whole number in range is a usage error, so nothing runs.
+     */
+    static ResourceCeilings ceilings(Args args, boolean cgroup) throws UsageException {
+        OptionalLong memory = OptionalLong.empty();
+        OptionalLong pids = OptionalLong.empty();
+        OptionalLong cpu = OptionalLong.empty();
+        for (String option : List.of("--memory-max", "--pids-max", "--cpu-max")) {
+            if (args.value(option).isPresent() && !cgroup) {
+                throw new UsageException(option + " needs --cgroup DIR (the limit applies in the run's own cgroup)");
+            }
+        }
+        if (args.value("--memory-max").isPresent()) {
+            memory = OptionalLong.of(
+                    positive("--memory-max", args.value("--memory-max").get(), Long.MAX_VALUE));
+        }
+        if (args.value("--pids-max").isPresent()) {
+            pids = OptionalLong.of(
+                    positive("--pids-max", args.value("--pids-max").get(), ResourceCeilings.MAX_PROCESSES));
+        }
+        if (args.value("--cpu-max").isPresent()) {
+            String value = args.value("--cpu-max").get();
+            String[] parts = value.split("/", -1);
+            if (parts.length != 2) {
+                throw new UsageException("--cpu-max is QUOTA/PERIOD in microseconds, e.g. 50000/100000 for half a CPU");
+            }
+            long quota = positive("--cpu-max", parts[0], 1_000_000_000L);
+            long period = positive("--cpu-max", parts[1], 1_000_000L);
+            if ((quota * 100) % period != 0
+                    || quota * 100 / period < 1
+                    || quota * 100 / period > ResourceCeilings.MAX_CPU_PERCENT) {
+                throw new UsageException("--cpu-max must be a whole percent of one CPU, 1% to "
+                        + ResourceCeilings.MAX_CPU_PERCENT + "% (QUOTA*100/PERIOD)");
+            }
+            cpu = OptionalLong.of(quota * 100 / period);
+        }
+        return ResourceCeilings.NONE.withCgroupLimits(memory, pids, cpu);
+    }
+
+    private static long positive(String option, String value, long max) throws UsageException {
+        if (!value.matches("[1-9][0-9]{0,18}")) {
+            throw new UsageException(
+                    option + " needs a whole number of 1 or more, not '" + Args.printable(value) + "'");
+        }
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            n = Long.MAX_VALUE;
+        }
+        if (n > max) {
+            throw new UsageException(option + " is at most " + max);
+        }
+        return n;
+    }
+
+    /**
+     * Every part of the envelope's confinement, in {@link Confinement.Kind} order: {@code process
+     * reach ENFORCED, file writes NOT_REQUESTED, network NOT_REQUESTED, memory NOT_REQUESTED, process
+     * count NOT_REQUESTED, cpu NOT_REQUESTED}.
+     */
+    static String confinementText(Confinement c) {
+        StringBuilder b = new StringBuilder();
+        for (Confinement.Kind k : Confinement.Kind.values()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(k.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                    .append(' ')
+                    .append(c.part(k));
+        }
+        return b.toString();
+    }
+
+    /** The JSON member of a part: the record component's name ({@code processReach}, {@code cpu}). */
+    private static String confinementMember(Confinement.Kind k) {
+        String[] words = k.name().toLowerCase(java.util.Locale.ROOT).split("_");
+        StringBuilder b = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            b.append(Character.toUpperCase(words[i].charAt(0))).append(words[i], 1, words[i].length());
+        }
+        return b.toString();
     }
 
     private static String exitText(ProcessExit exit) {
@@ -992,9 +1089,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
         m.put("cleanup", cleanup);
         m.put("hardening", env.hardening().name());
         Map<String, Object> confinement = new LinkedHashMap<>();
-        confinement.put("processReach", env.confinement().processReach().name());
-        confinement.put("fileWrites", env.confinement().fileWrites().name());
-        confinement.put("network", env.confinement().network().name());
+        for (Confinement.Kind k : Confinement.Kind.values()) {
+            confinement.put(confinementMember(k), env.confinement().part(k).name());
+        }
         m.put("confinement", confinement);
         return m;
     }

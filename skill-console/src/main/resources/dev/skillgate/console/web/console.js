@@ -57,6 +57,11 @@
     return t;
   }
 
+  // A file key such as Linux's "(dev=fe00,ino=42)" already carries its parentheses; others get one pair.
+  function parenthesised(text) {
+    return text.startsWith('(') && text.endsWith(')') ? text : '(' + text + ')';
+  }
+
   function list(values) {
     return values.length ? values.join('; ') : '(none)';
   }
@@ -81,7 +86,7 @@
         field(dl, 'nameWarning', 'NAME WARNING', f.code + ': ' + f.message).classList.add('warning');
       }
     }
-    if (d.workspace) field(dl, 'workspace', 'Workspace', d.workspace.realPath + '  (' + d.workspace.fileKey + ')');
+    if (d.workspace) field(dl, 'workspace', 'Workspace', d.workspace.realPath + ' ' + parenthesised(d.workspace.fileKey));
     if (req.kind === 'EXECUTION') {
       field(dl, 'entrypoint', 'Entrypoint', d.entrypoint);
       field(dl, 'argv', 'Exact argv (no shell)', JSON.stringify(d.argv));

@@ -151,6 +151,32 @@ final class ExecutionFlow {
         }
     }
 
+    /**
+     * Asks the host through the approval channel: the ask-each-time route, and the trusted-revision
+     * route whose receipt the audit trail does not vouch for. Empty when the execution was refused.
+     */
+    private Optional<LaunchAuthorization> askHost(
+            Execution e,
+            ExecutionRequest request,
+            SkillArtifact artifact,
+            ExecutionManifest manifest,
+            Invocation invocation,
+            NodeRuntime runtime,
+            ConsentBinding binding,
+            SupervisorSelector.Choice sel,
+            Contracts.Outcome contract) {
+        return approval.ask(
+                e,
+                request,
+                artifact,
+                manifest,
+                invocation,
+                runtime,
+                binding,
+                sel,
+                contract.accepted().map(ContractVerdict.Accepted::contract));
+    }
+
     private void flow(Execution e, ExecutionRequest request, Path directory, SkillArtifact artifact) {
         SkillName skill = request.skill();
         e.revision(artifact.revision());
@@ -229,16 +255,8 @@ final class ExecutionFlow {
                                     .id());
                     e.authorised(AuditEvent.Settled.Authority.TRUSTED_REVISION);
                 } else {
-                    Optional<LaunchAuthorization> asked = approval.ask(
-                            e,
-                            request,
-                            artifact,
-                            manifest,
-                            invocation,
-                            runtime,
-                            binding,
-                            sel,
-                            contract.accepted().map(ContractVerdict.Accepted::contract));
+                    Optional<LaunchAuthorization> asked =
+                            askHost(e, request, artifact, manifest, invocation, runtime, binding, sel, contract);
                     if (asked.isEmpty()) {
                         return;
                     }
@@ -247,16 +265,8 @@ final class ExecutionFlow {
                 }
             }
             case ASK_EACH_TIME -> {
-                Optional<LaunchAuthorization> asked = approval.ask(
-                        e,
-                        request,
-                        artifact,
-                        manifest,
-                        invocation,
-                        runtime,
-                        binding,
-                        sel,
-                        contract.accepted().map(ContractVerdict.Accepted::contract));
+                Optional<LaunchAuthorization> asked =
+                        askHost(e, request, artifact, manifest, invocation, runtime, binding, sel, contract);
                 if (asked.isEmpty()) {
                     return;
                 }

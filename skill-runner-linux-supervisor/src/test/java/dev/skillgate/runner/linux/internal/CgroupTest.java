@@ -3,6 +3,7 @@ package dev.skillgate.runner.linux.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.skillgate.fixtures.DelegatedCgroup;
 import dev.skillgate.model.Confinement;
 import dev.skillgate.runner.LaunchConfinement;
 import dev.skillgate.runner.ResourceCeilings;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +48,7 @@ class CgroupTest {
     static Path runs;
 
     static Optional<Path> mount = Optional.empty();
+    static DelegatedCgroup cgroup;
     static Path delegated;
     static String unavailable = "";
     static CgroupControllers controllers;
@@ -59,17 +60,13 @@ class CgroupTest {
     static void prepare() throws IOException {
         notDelegated =
                 SupervisorCore.prepare(data, Wire.POLICY_PREFER, Wire.POLICY_PREFER, HelperLauncher.direct(), false);
-        mount = cgroup2Mount();
-        if (mount.isEmpty()) {
-            unavailable = "no cgroup2 file system is mounted";
+        mount = DelegatedCgroup.cgroup2Mount();
+        cgroup = DelegatedCgroup.create("skillgate-test-");
+        if (cgroup.directory().isEmpty()) {
+            unavailable = cgroup.unavailable();
             return;
         }
-        try {
-            delegated = Files.createDirectory(mount.get().resolve("skillgate-test-" + UUID.randomUUID()));
-        } catch (IOException e) {
-            unavailable = "cannot create a cgroup below " + mount.get() + " to delegate (" + e + ")";
-            return;
-        }
+        delegated = cgroup.directory().get();
         controllers = CgroupControllers.of(Optional.of(delegated));
         prefer = SupervisorCore.prepare(
                 data, Wire.POLICY_PREFER, Wire.POLICY_PREFER, Optional.of(delegated), HelperLauncher.direct(), false);
@@ -79,29 +76,13 @@ class CgroupTest {
 
     @AfterAll
     static void removeDelegated() throws IOException {
-        if (delegated != null) {
-            for (Path child : runCgroups()) {
-                Files.deleteIfExists(child);
-            }
-            Files.deleteIfExists(delegated);
+        if (cgroup != null) {
+            cgroup.close();
         }
-    }
-
-    static Optional<Path> cgroup2Mount() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            String[] halves = line.split(" - ", 2);
-            if (halves.length == 2 && halves[1].startsWith("cgroup2 ")) {
-                return Optional.of(Path.of(halves[0].split(" ")[4]));
-            }
-        }
-        return Optional.empty();
     }
 
     static List<Path> runCgroups() throws IOException {
-        try (Stream<Path> s = Files.list(delegated)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("skillgate-") && Files.isDirectory(p))
-                    .toList();
-        }
+        return cgroup.runCgroups();
     }
 
     static void assumeDelegated() {
