@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The launcher's class-data sharing training run (decisions 0803, 0824): {@code inspect --json} of
- * the sample skill with its output discarded, then every class named in the {@link #CLASS_LIST}
+ * The launcher's class-data sharing training run (decisions 0803, 0824): {@code inspect --json} and
+ * {@code validate} of the sample skill with their output discarded, then every class named in the {@link #CLASS_LIST}
  * resource loaded without being initialised, so the dynamic archive written at exit holds the
  * classes of {@code run} and {@code validate} too, not only those of {@code inspect}.
  *
@@ -28,12 +28,19 @@ public final class CdsTraining {
     private CdsTraining() {}
 
     /**
-     * {@code CdsTraining SAMPLE_DIR}: inspects the sample (output discarded), then loads the listed
-     * classes; exits 0 when the inspection did, else its exit code.
+     * {@code CdsTraining SAMPLE_DIR}: inspects and validates the sample (output discarded), then loads
+     * the listed classes; exits 0 when both commands did, else the first other exit code.
      */
     public static void main(String[] args) {
         PrintStream none = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-        int code = args.length == 1 ? new Cli(none, none).run(new String[] {"inspect", "--json", args[0]}) : 2;
+        int code = 2;
+        if (args.length == 1) {
+            // Both inert (they read the sample's files and start nothing); their code paths, lambdas
+            // and record methods included, go into the archive.
+            code = new Cli(none, none).run(new String[] {"inspect", "--json", args[0]});
+            int validated = new Cli(none, none).run(new String[] {"validate", args[0]});
+            code = code != 0 ? code : validated;
+        }
         load(classList());
         System.exit(code);
     }
