@@ -30,6 +30,25 @@ public record FileIdentity(String fileKey, long size, Instant lastModified) {
         }
     }
 
+    /**
+     * Equal when all three components are equal (exactly what the record's own {@code equals} says),
+     * written out: the generated one bootstraps {@code ObjectMethods} through method handles on its
+     * first call, a third of a {@code skillgate validate} process's Java time (decision 0827).
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FileIdentity f
+                && size == f.size
+                && fileKey.equals(f.fileKey)
+                && lastModified.equals(f.lastModified);
+    }
+
+    /** Consistent with {@link #equals}; written out for the same reason. */
+    @Override
+    public int hashCode() {
+        return (fileKey.hashCode() * 31 + Long.hashCode(size)) * 31 + lastModified.hashCode();
+    }
+
     /** Whether {@code other} names the same file object (same key), whatever its size or time. */
     public boolean sameFileAs(FileIdentity other) {
         return !fileKey.equals("none") && fileKey.equals(other.fileKey);

@@ -307,6 +307,18 @@ public final class NodeRuntime {
     }
 
     private Verification checkVersion(Path exe) {
+        Answer answer = askVersion(exe);
+        return answer.refused().isPresent() ? answer.refused().get() : judge(answer.out(), answer.exit());
+    }
+
+    /**
+     * What {@code <exe> --version} answered: the first bytes of its standard output (at most one
+     * more than {@link #VERSION_OUTPUT_BYTES}) and its exit status, or why there is no answer.
+     */
+    private record Answer(Optional<Refused> refused, byte[] out, int exit) {}
+
+    /** Runs {@code exe --version} with an empty environment, bounded output and timeout. */
+    private static Answer askVersion(Path exe) {
         ProcessBuilder pb = new ProcessBuilder(exe.toString(), "--version");
         pb.environment().clear();
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
@@ -315,8 +327,8 @@ public final class NodeRuntime {
         try {
             p = pb.start();
         } catch (IOException e) {
-            return unavailable(
-                    "the pinned Node binary does not run: " + e.getClass().getSimpleName());
+            return refusedAnswer(unavailable(
+                    "the pinned Node binary does not run: " + e.getClass().getSimpleName()));
         }
         try {
             p.getOutputStream().close();
@@ -341,43 +353,106 @@ public final class NodeRuntime {
             reader.start();
             if (!p.waitFor(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                return unavailable("the pinned Node binary did not answer --version in time");
+                return refusedAnswer(unavailable("the pinned Node binary did not answer --version in time"));
             }
             reader.join(VERSION_TIMEOUT.toMillis());
             byte[] out;
             synchronized (head) {
                 out = head[0];
             }
-            if (p.exitValue() != 0) {
-                return unavailable("the pinned Node binary failed --version (exit " + p.exitValue() + ")");
-            }
-            String text = new String(out, StandardCharsets.UTF_8);
-            if (out.length > VERSION_OUTPUT_BYTES || !text.endsWith("\n")) {
-                return mismatch("the Node binary printed an unexpected version: '" + Text.excerpt(text) + "'");
-            }
-            String version = text.substring(0, text.length() - 1);
-            if (!version.equals(identity.version())) {
-                return mismatch("the Node binary reports '" + Text.excerpt(version) + "', pinned '"
-                        + Text.excerpt(identity.version()) + "'");
-            }
-            Matcher m = VERSION.matcher(version);
-            if (!m.matches()) {
-                return mismatch("the Node version cannot be read");
-            }
-            int major = Integer.parseInt(m.group(1));
-            int minor = Integer.parseInt(m.group(2));
-            if (major < NodeFlags.MIN_MAJOR) {
-                return unavailable("Node " + NodeFlags.MIN_MAJOR + " or newer is required");
-            }
-            return new Verified(identity, major, minor);
+            return new Answer(Optional.empty(), out, p.exitValue());
         } catch (IOException e) {
             p.destroyForcibly();
-            return unavailable("the pinned Node binary's --version could not be read");
+            return refusedAnswer(unavailable("the pinned Node binary's --version could not be read"));
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
-            return unavailable("interrupted while verifying the Node binary");
+            return refusedAnswer(unavailable("interrupted while verifying the Node binary"));
         }
+    }
+
+    private static Answer refusedAnswer(Refused why) {
+        return new Answer(Optional.of(why), new byte[0], -1);
+    }
+
+    /** Whether an answer to {@code --version} is this runtime's pinned version, as {@link #verify} requires. */
+    private Verification judge(byte[] out, int exit) {
+        if (exit != 0) {
+            return unavailable("the pinned Node binary failed --version (exit " + exit + ")");
+        }
+        String text = new String(out, StandardCharsets.UTF_8);
+        if (out.length > VERSION_OUTPUT_BYTES || !text.endsWith("\n")) {
+            return mismatch("the Node binary printed an unexpected version: '" + Text.excerpt(text) + "'");
+        }
+        String version = text.substring(0, text.length() - 1);
+        if (!version.equals(identity.version())) {
+            return mismatch("the Node binary reports '" + Text.excerpt(version) + "', pinned '"
+                    + Text.excerpt(identity.version()) + "'");
+        }
+        Matcher m = VERSION.matcher(version);
+        if (!m.matches()) {
+            return mismatch("the Node version cannot be read");
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        if (major < NodeFlags.MIN_MAJOR) {
+            return unavailable("Node " + NodeFlags.MIN_MAJOR + " or newer is required");
+        }
+        return new Verified(identity, major, minor);
+    }
+
+    /**
+     * Asks the binary its version once and pins the answer (decision 0826): {@code <real path>
+     * --version} with an empty environment, at most 64 bytes, 10 s, exit 0, the output stripped of
+     * surrounding white space and not empty; then {@link #pinned(Path, String)} with that version.
+     * That one answer is also this runtime's first full check (what {@link #verify} would have
+     * concluded from it, so the first {@code verify} does not start the binary again), remembered
+     * under exactly the identity rule of the class comment: only when the file's identity was
+     * settled before the question and unchanged after it. Otherwise the first {@code verify} runs
+     * the full check as for any pinned runtime. Nothing about the binary is trusted beyond what
+     * {@code verify} trusts: the same path checks run on every {@code verify}.
+     *
+     * @return the pinned runtime; empty when the binary gave no usable answer
+     * @throws dev.skillgate.model.InvalidValueException if the answer is not a version ({@code RUNTIME_*} codes), or
+     *     the path is not absolute
+     */
+    public static Optional<NodeRuntime> askAndPin(Path absolutePath) {
+        return askAndPin(absolutePath, SETTLE);
+    }
+
+    /** As {@link #askAndPin(Path)}, with another settle time (tests). */
+    static Optional<NodeRuntime> askAndPin(Path absolutePath, Duration settle) {
+        Objects.requireNonNull(absolutePath, "absolutePath");
+        if (!absolutePath.isAbsolute()) {
+            // The same refusal as pinned(): RuntimeIdentity rejects a relative path.
+            new RuntimeIdentity(absolutePath, "v0.0.0", Optional.empty());
+        }
+        Path real;
+        try {
+            real = absolutePath.toRealPath();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        Instant asked = Instant.now();
+        Optional<FileStamp> before = FileStamp.of(real);
+        Answer answer = askVersion(real);
+        if (answer.refused().isPresent() || answer.exit() != 0 || answer.out().length > VERSION_OUTPUT_BYTES) {
+            return Optional.empty();
+        }
+        String version = new String(answer.out(), StandardCharsets.UTF_8).strip();
+        if (version.isEmpty()) {
+            return Optional.empty();
+        }
+        NodeRuntime runtime = pin(absolutePath, version, Optional.empty(), settle);
+        if (runtime.executable().equals(real)
+                && before.isPresent()
+                && before.get().ctime().toInstant().isBefore(asked.minus(settle))
+                && before.equals(FileStamp.of(real))
+                && runtime.judge(answer.out(), answer.exit()) instanceof Verified ok) {
+            runtime.fullChecks.incrementAndGet();
+            runtime.remembered.set(new Remembered(before.get(), ok));
+        }
+        return Optional.of(runtime);
     }
 
     private static Optional<byte[]> hash(Path exe) {

@@ -184,6 +184,61 @@ class NodeRuntimeTest {
         assertThat(runs(counter)).isEqualTo(3);
     }
 
+    /** Decision 0826: the CLI's one question is also the first full check, under the same identity rule. */
+    @Test
+    void askAndPinStartsTheBinaryOnceAndItsAnswerIsTheFirstCheck() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fake = countingNode("node", counter, "v20.0.0");
+        settle();
+        NodeRuntime rt = NodeRuntime.askAndPin(fake, SHORT_SETTLE).orElseThrow();
+        assertThat(rt.identity().version()).isEqualTo("v20.0.0");
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(rt.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(runs(counter)).isEqualTo(1);
+        assertThat(rt.fullChecks()).isEqualTo(1);
+
+        // Rewritten after the question (same size, mtime set back): the next verify starts it again.
+        FileTime mtime = Files.getLastModifiedTime(fake);
+        Files.writeString(fake, "#!/bin/sh\necho run >> '" + counter + "'\necho v20.0.9\n");
+        Files.setLastModifiedTime(fake, mtime);
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+        assertThat(runs(counter)).isEqualTo(2);
+        // The path checks still run on every verify.
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxrwxr-x"));
+        assertThat(refusal(rt.verify())).isEqualTo(ErrorCode.RUNTIME_UNAVAILABLE);
+    }
+
+    @Test
+    void askAndPinRemembersNothingForARecentlyChangedBinaryOrAnAnswerVerifyWouldRefuse() throws Exception {
+        Path counter = dir.resolve("runs");
+        Path fresh = countingNode("node", counter, "v20.0.0");
+        NodeRuntime recent = NodeRuntime.askAndPin(fresh).orElseThrow(); // the default settle time: 2 s
+        assertThat(recent.fullChecks()).isZero();
+        assertThat(recent.verify()).isInstanceOf(NodeRuntime.Verified.class);
+        assertThat(runs(counter)).isEqualTo(2);
+
+        // Surrounding white space is stripped from the answer (as the CLI always did), but verify
+        // wants the exact line: the engine's check refuses it, as it did before.
+        Path padded = script("padded", "printf ' v20.0.0 \\n'");
+        settle();
+        NodeRuntime p = NodeRuntime.askAndPin(padded, SHORT_SETTLE).orElseThrow();
+        assertThat(p.identity().version()).isEqualTo("v20.0.0");
+        assertThat(p.fullChecks()).isZero();
+        assertThat(refusal(p.verify())).isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+
+        Path silent = script("silent", "exit 0");
+        assertThat(NodeRuntime.askAndPin(silent)).isEmpty();
+        Path failing = script("failing", "echo v20.0.0; exit 3");
+        assertThat(NodeRuntime.askAndPin(failing)).isEmpty();
+        Path chatty = script("chatty", "echo v20.0.0-" + "x".repeat(70));
+        assertThat(NodeRuntime.askAndPin(chatty)).isEmpty();
+        assertThat(NodeRuntime.askAndPin(dir.resolve("missing"))).isEmpty();
+        assertThatThrownBy(() -> NodeRuntime.askAndPin(Path.of("relative/node")))
+                .isInstanceOf(InvalidValueException.class);
+        Path odd = script("odd", "echo not-a-version");
+        assertThatThrownBy(() -> NodeRuntime.askAndPin(odd)).isInstanceOf(InvalidValueException.class);
+    }
+
     @Test
     void aRecentlyChangedBinaryIsNeverRemembered() throws Exception {
         Path counter = dir.resolve("runs");

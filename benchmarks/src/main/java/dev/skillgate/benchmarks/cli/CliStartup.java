@@ -28,8 +28,12 @@ import java.util.concurrent.TimeUnit;
  * ({@code SKILLGATE_CDS=off}), the same jars on the module path with the defaults the launcher used
  * before decision 0802, and the baselines {@code node -e 0} and {@code node hello.mjs} started with
  * the runner's environment ({@link ChildEnvironment#forRun}: no {@code NODE_EXTRA_CA_CERTS}).
- * {@code skills-ref validate} runs when {@code skills-ref} is on {@code PATH}; otherwise the report
- * says why it was left out (this machine cannot reach PyPI).
+ * {@code skills-ref validate} is the npm package {@code skills-ref@0.1.5} (the JavaScript port of the
+ * reference validator; PyPI, where the Python original lives, is not reachable from this machine),
+ * installed by the harness into {@code benchmarks/peers} and started as {@code node dist/cli.js
+ * validate DIR} in the runner's environment; left out, with the reason, when npm cannot install it.
+ * The launcher before decisions 0823–0825 ({@code git show 29fef9a:bin/skillgate}) runs in the same
+ * rounds from a distribution-shaped directory linking to the built jars.
  *
  * <p>Wall time from just before the spawn to the exit, stdin written and closed, stdout and stderr
  * read to the end. Every run must succeed; a failed run ends the harness.
@@ -173,19 +177,39 @@ public final class CliStartup {
                 runnerEnv,
                 workspace,
                 input.getBytes(StandardCharsets.UTF_8)));
-        Optional<Path> skillsRef = onPath("skills-ref");
+        // skills-ref: the npm package (the JavaScript port of the reference validator, as bench peers
+        // uses it; PyPI is not reachable here), pinned, installed into benchmarks/peers (ignored by
+        // git), started as `node dist/cli.js validate DIR` in the runner's environment like node.
+        Optional<Path> skillsRef = skillsRefCli(checkout.resolve("benchmarks/peers"));
         String skillsRefNote;
         if (skillsRef.isPresent()) {
             variants.add(new Variant(
-                    "skills-ref validate (" + skillsRef.get() + ")",
-                    List.of(skillsRef.get().toString(), "validate", hello.toString()),
+                    "skills-ref validate (npm " + SKILLS_REF + ", node dist/cli.js, the runner's environment)",
+                    List.of(node, skillsRef.get().toString(), "validate", hello.toString()),
+                    runnerEnv,
+                    workspace,
+                    new byte[0]));
+            skillsRefNote = "skills-ref: npm " + SKILLS_REF + " (" + skillsRef.get() + ")";
+        } else {
+            skillsRefNote = "skills-ref: left out, npm could not install " + SKILLS_REF
+                    + " into benchmarks/peers (the Python package is not reachable either: PyPI)";
+        }
+        // The launcher before decisions 0823-0825 (git show 29fef9a:bin/skillgate), in the same rounds:
+        // a distribution-shaped directory whose lib/ and examples/ link to this checkout's.
+        Optional<Path> before = beforeLauncher(checkout, target, work);
+        if (before.isPresent()) {
+            variants.add(new Variant(
+                    "skillgate run --approve (launcher before 0823-0825: forks, inspect-trained archive)",
+                    concat(List.of(before.get().toString()), runArgs),
                     cli,
                     workspace,
                     new byte[0]));
-            skillsRefNote = "skills-ref: " + skillsRef.get();
-        } else {
-            skillsRefNote = "skills-ref: left out, not on PATH (the harness does not install it: PyPI is not"
-                    + " reachable from this machine; `pip install skills-ref` elsewhere puts it on PATH)";
+            variants.add(new Variant(
+                    "skillgate validate (launcher before 0823-0825)",
+                    concat(List.of(before.get().toString()), validate),
+                    cli,
+                    workspace,
+                    new byte[0]));
         }
 
         System.out.println("machine: " + Machine.describe());
@@ -226,8 +250,15 @@ public final class CliStartup {
         pair(ms, variants, 0, 1);
         pair(ms, variants, 3, 5);
         pair(ms, variants, 3, 4);
-        if (variants.size() > 8) {
-            pair(ms, variants, 0, 8);
+        for (int k = 8; k < variants.size(); k++) {
+            String name = variants.get(k).name();
+            if (name.startsWith("skills-ref")) {
+                pair(ms, variants, 0, k);
+            } else if (name.startsWith("skillgate run")) {
+                pair(ms, variants, 3, k);
+            } else if (name.startsWith("skillgate validate")) {
+                pair(ms, variants, 0, k);
+            }
         }
     }
 
@@ -256,18 +287,79 @@ public final class CliStartup {
         return all;
     }
 
-    private static Optional<Path> onPath(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path p = Path.of(dir, name);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return Optional.of(p);
+    static final String SKILLS_REF = "skills-ref@0.1.5";
+
+    /** The pinned skills-ref CLI ({@code dist/cli.js}) in {@code peers}, installed with npm if missing. */
+    private static Optional<Path> skillsRefCli(Path peers) throws IOException, InterruptedException {
+        Path pkg = peers.resolve("node_modules/skills-ref");
+        Path cli = pkg.resolve("dist/cli.js");
+        String version = SKILLS_REF.substring(SKILLS_REF.indexOf('@') + 1);
+        if (!installedVersion(pkg).equals(Optional.of(version))) {
+            Files.createDirectories(peers);
+            System.out.println("skills-ref: npm install --prefix " + peers + " " + SKILLS_REF);
+            Process p = new ProcessBuilder(
+                            "/usr/bin/npm",
+                            "install",
+                            "--prefix",
+                            peers.toString(),
+                            "--no-audit",
+                            "--no-fund",
+                            "--no-save",
+                            SKILLS_REF)
+                    .directory(peers.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
             }
         }
-        return Optional.empty();
+        return installedVersion(pkg).equals(Optional.of(version)) && Files.isRegularFile(cli)
+                ? Optional.of(cli)
+                : Optional.empty();
     }
+
+    private static Optional<String> installedVersion(Path pkg) throws IOException {
+        Path json = pkg.resolve("package.json");
+        if (!Files.isRegularFile(json)) {
+            return Optional.empty();
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"")
+                .matcher(Files.readString(json));
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /**
+     * The launcher as it was before decisions 0823-0825, from git, in {@code work/before/bin} with
+     * {@code lib} holding links to the built jars and {@code examples} a link to the checkout's; empty
+     * when git cannot show it.
+     */
+    private static Optional<Path> beforeLauncher(Path checkout, Path target, Path work)
+            throws IOException, InterruptedException {
+        Path home = Files.createDirectory(work.resolve("before"));
+        Path bin = Files.createDirectory(home.resolve("bin"));
+        Path lib = Files.createDirectory(home.resolve("lib"));
+        Path launcher = bin.resolve("skillgate");
+        Process p = new ProcessBuilder("git", "-C", checkout.toString(), "show", BEFORE_0823 + ":bin/skillgate")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(launcher.toFile())
+                .start();
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0 || Files.size(launcher) == 0) {
+            return Optional.empty();
+        }
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createSymbolicLink(lib.resolve("skillgate.jar"), target.resolve("skillgate.jar"));
+        try (var jars = Files.list(target.resolve("lib"))) {
+            for (Path jar : jars.filter(j -> j.toString().endsWith(".jar")).toList()) {
+                Files.createSymbolicLink(lib.resolve(jar.getFileName()), jar);
+            }
+        }
+        Files.createSymbolicLink(home.resolve("examples"), checkout.resolve("examples"));
+        return Optional.of(launcher);
+    }
+
+    /** The last commit with the launcher of decisions 0802/0803 alone. */
+    static final String BEFORE_0823 = "29fef9a";
 
     record Result(String stdout, long wallNanos) {}
 

@@ -365,10 +365,13 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
         }
         Optional<String> version = args.value("--node-version");
-        if (version.isEmpty()) {
-            version = askVersion(node);
-            if (version.isEmpty()) {
-                String message = Args.path(node.toString()) + " did not answer --version";
+        // Asked once (decision 0826): without a pinned digest, the answer is also the runtime's first
+        // full check, so the engine's verification before the launch does not start node again.
+        Optional<NodeRuntime> asked = Optional.empty();
+        if (version.isEmpty() && nodeDigest.isEmpty()) {
+            try {
+                asked = NodeRuntime.askAndPin(node);
+            } catch (InvalidValueException e) {
                 return refused(
                         json,
                         out,
@@ -376,15 +379,32 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         ExitCode.REFUSED,
                         dir,
                         approve,
-                        "skillgate run: RUNTIME_UNAVAILABLE: " + message,
-                        Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
+                        "skillgate run: " + e.code() + ": " + e.getMessage(),
+                        Diagnostic.error(e.code(), "", e.getMessage()));
             }
+            version = asked.map(r -> r.identity().version());
+        } else if (version.isEmpty()) {
+            version = askVersion(node);
+        }
+        if (version.isEmpty()) {
+            String message = Args.path(node.toString()) + " did not answer --version";
+            return refused(
+                    json,
+                    out,
+                    err,
+                    ExitCode.REFUSED,
+                    dir,
+                    approve,
+                    "skillgate run: RUNTIME_UNAVAILABLE: " + message,
+                    Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
         }
         NodeRuntime runtime;
         try {
-            runtime = nodeDigest.isPresent()
-                    ? NodeRuntime.pinned(node, version.get(), nodeDigest.get())
-                    : NodeRuntime.pinned(node, version.get());
+            runtime = asked.isPresent()
+                    ? asked.get()
+                    : nodeDigest.isPresent()
+                            ? NodeRuntime.pinned(node, version.get(), nodeDigest.get())
+                            : NodeRuntime.pinned(node, version.get());
         } catch (InvalidValueException e) {
             return refused(
                     json,
