@@ -1,0 +1,146 @@
+package dev.skillgate.benchmarks.launch;
+
+import dev.skillgate.benchmarks.Machine;
+import dev.skillgate.benchmarks.NodeHost;
+import dev.skillgate.fixtures.NodeFixture;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * The JVM's own CPU per trusted {@code SkillGate.execute} of the one-file echo skill: after a warm-up,
+ * {@code n} executes back to back, the process CPU time (user + system of this JVM only: node and the
+ * supervisor helper are other processes) divided by {@code n}, then the same loop under a JDK Flight
+ * Recorder recording sampling every millisecond, summarised by the top Skillgate frame and by the top
+ * frame of each sample. Usage: {@code bench engine-cpu [n] [warmup]}.
+ */
+public final class EngineCpu {
+    private EngineCpu() {}
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+        boolean profile = args.length <= 2 || !args[2].equals("noprofile");
+        System.out.println("machine: " + Machine.describe());
+        Path base = Files.createTempDirectory("skillgate-engine-cpu-");
+        try {
+            Path workspace = Files.createDirectories(base.resolve("workspace"));
+            byte[] invocation = "{\"query\":\"launch\"}".getBytes(StandardCharsets.UTF_8);
+            try (EngineVariants v =
+                    EngineVariants.create(base, NodeHost.version(), NodeFixture.ECHO_MJS, invocation, workspace)) {
+                for (int i = 0; i < warmup; i++) {
+                    v.trustedConcurrent();
+                }
+                com.sun.management.OperatingSystemMXBean os =
+                        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+                for (int block = 0; block < 3; block++) {
+                    String load = Machine.loadAverage().orElse("?");
+                    long cpu0 = os.getProcessCpuTime();
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < n; i++) {
+                        v.trustedConcurrent();
+                    }
+                    long wall = System.nanoTime() - t0;
+                    long cpu = os.getProcessCpuTime() - cpu0;
+                    System.out.printf(
+                            Locale.ROOT,
+                            "block %d: %d executes, JVM CPU %.3f ms per execute, wall %.2f ms per execute; load %s%n",
+                            block,
+                            n,
+                            cpu / 1e6 / n,
+                            wall / 1e6 / n,
+                            load);
+                }
+                if (profile) {
+                    profile(v, n, base.resolve("engine.jfr"));
+                }
+            }
+        } finally {
+            NodeHost.deleteTree(base);
+        }
+    }
+
+    private static void profile(EngineVariants v, int n, Path file) throws Exception {
+        try (Recording r = new Recording()) {
+            r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1)).withStackTrace();
+            r.start();
+            for (int i = 0; i < n; i++) {
+                v.trustedConcurrent();
+            }
+            r.stop();
+            r.dump(file);
+        }
+        if (System.getProperty("skillgate.bench.keepJfr") != null) {
+            Files.copy(
+                    file,
+                    Path.of(System.getProperty("skillgate.bench.keepJfr")),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        Map<String, Integer> top = new HashMap<>();
+        Map<String, Integer> sg = new HashMap<>();
+        Map<String, Integer> inclusive = new HashMap<>();
+        int total = 0;
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            if (!e.getEventType().getName().equals("jdk.ExecutionSample")) {
+                continue;
+            }
+            RecordedStackTrace st = e.getStackTrace();
+            if (st == null || st.getFrames().isEmpty()) {
+                continue;
+            }
+            total++;
+            List<RecordedFrame> frames = st.getFrames();
+            top.merge(name(frames.get(0)), 1, Integer::sum);
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            boolean first = true;
+            for (RecordedFrame f : frames) {
+                String t = f.getMethod().getType().getName();
+                if (t.startsWith("dev.skillgate.") && !t.startsWith("dev.skillgate.benchmarks.")) {
+                    String nm = name(f);
+                    if (first) {
+                        sg.merge(nm, 1, Integer::sum);
+                        first = false;
+                    }
+                    if (seen.add(nm)) {
+                        inclusive.merge(nm, 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        System.out.printf(
+                Locale.ROOT, "%n%d samples over %d executes (%.1f per execute)%n", total, n, total / (double) n);
+        print("top frame", top, total, 40);
+        print("first Skillgate frame", sg, total, 40);
+        print("inclusive Skillgate frame", inclusive, total, 60);
+    }
+
+    private static void print(String what, Map<String, Integer> m, int total, int limit) {
+        System.out.println();
+        System.out.println("| " + what + " | samples | share |");
+        System.out.println("|---|---:|---:|");
+        List<Map.Entry<String, Integer>> l = new ArrayList<>(m.entrySet());
+        l.sort(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()));
+        for (Map.Entry<String, Integer> e : l.subList(0, Math.min(limit, l.size()))) {
+            System.out.printf(
+                    Locale.ROOT, "| %s | %d | %.1f%% |%n", e.getKey(), e.getValue(), 100.0 * e.getValue() / total);
+        }
+    }
+
+    private static String name(RecordedFrame f) {
+        String t = f.getMethod().getType().getName();
+        return t.substring(t.lastIndexOf('.') + 1) + "." + f.getMethod().getName();
+    }
+}
