@@ -76,6 +76,7 @@ public final class EngineCpu {
     private static void profile(EngineVariants v, int n, Path file) throws Exception {
         try (Recording r = new Recording()) {
             r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1)).withStackTrace();
+            r.enable("jdk.ObjectAllocationSample").withStackTrace();
             r.start();
             for (int i = 0; i < n; i++) {
                 v.trustedConcurrent();
@@ -93,9 +94,34 @@ public final class EngineCpu {
         Map<String, Integer> sg = new HashMap<>();
         Map<String, Integer> inclusive = new HashMap<>();
         int total = 0;
+        Map<String, Long> allocated = new HashMap<>();
+        long allocatedTotal = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            if (e.getEventType().getName().equals("jdk.ObjectAllocationSample")) {
+                long w = e.getLong("weight");
+                allocatedTotal += w;
+                String site = "?";
+                if (e.getStackTrace() != null) {
+                    for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                        String t = f.getMethod().getType().getName();
+                        if (t.startsWith("dev.skillgate.") && !t.startsWith("dev.skillgate.benchmarks.")) {
+                            site = name(f);
+                            break;
+                        }
+                    }
+                }
+                allocated.merge(site, w, Long::sum);
+                continue;
+            }
             if (!e.getEventType().getName().equals("jdk.ExecutionSample")) {
                 continue;
+            }
+            String only = System.getProperty("skillgate.bench.thread");
+            if (only != null) {
+                jdk.jfr.consumer.RecordedThread th = e.getThread("sampledThread");
+                if (th == null || th.getJavaName() == null || !th.getJavaName().startsWith(only)) {
+                    continue;
+                }
             }
             RecordedStackTrace st = e.getStackTrace();
             if (st == null || st.getFrames().isEmpty()) {
@@ -125,6 +151,14 @@ public final class EngineCpu {
         print("top frame", top, total, 40);
         print("first Skillgate frame", sg, total, 40);
         print("inclusive Skillgate frame", inclusive, total, 60);
+        System.out.printf(Locale.ROOT, "%nallocated (sampled weight): %.2f MiB per execute%n", allocatedTotal / 1048576.0 / n);
+        System.out.println("| allocating Skillgate frame | KiB per execute |");
+        System.out.println("|---|---:|");
+        List<Map.Entry<String, Long>> al = new ArrayList<>(allocated.entrySet());
+        al.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
+        for (Map.Entry<String, Long> e : al.subList(0, Math.min(25, al.size()))) {
+            System.out.printf(Locale.ROOT, "| %s | %.1f |%n", e.getKey(), e.getValue() / 1024.0 / n);
+        }
     }
 
     private static void print(String what, Map<String, Integer> m, int total, int limit) {
