@@ -87,7 +87,7 @@ final class ExecutionFlow {
         this.locator = locator;
     }
 
-    /** Starts an execution on its own daemon thread and returns its registry entry at once. */
+    /** Starts an execution on a daemon thread of its own (a reused one, decision 0816) and returns its registry entry at once. */
     Execution start(ExecutionRequest request) {
         Objects.requireNonNull(request, "request");
         Execution e =
