@@ -151,7 +151,8 @@ public final class EngineCpu {
         print("top frame", top, total, 40);
         print("first Skillgate frame", sg, total, 40);
         print("inclusive Skillgate frame", inclusive, total, 60);
-        System.out.printf(Locale.ROOT, "%nallocated (sampled weight): %.2f MiB per execute%n", allocatedTotal / 1048576.0 / n);
+        System.out.printf(
+                Locale.ROOT, "%nallocated (sampled weight): %.2f MiB per execute%n", allocatedTotal / 1048576.0 / n);
         System.out.println("| allocating Skillgate frame | KiB per execute |");
         System.out.println("|---|---:|");
         List<Map.Entry<String, Long>> al = new ArrayList<>(allocated.entrySet());
