@@ -25,7 +25,9 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code n} executes back to back, the process CPU time (user + system of this JVM only: node and the
  * supervisor helper are other processes) divided by {@code n}, then the same loop under a JDK Flight
  * Recorder recording sampling every millisecond, summarised by the top Skillgate frame and by the top
- * frame of each sample. Usage: {@code bench engine-cpu [n] [warmup]}.
+ * frame of each sample. Usage: {@code bench engine-cpu [n] [warmup] [profile|noprofile|sweep [ops]]};
+ * {@code sweep} adds the concurrency sweep of {@link ConcurrencySweep} (bare spawns in the runner's
+ * environment beside trusted executes, 1/2/4/8 callers) instead of the profile.
  */
 public final class EngineCpu {
     private EngineCpu() {}
@@ -33,7 +35,8 @@ public final class EngineCpu {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 100;
-        boolean profile = args.length <= 2 || !args[2].equals("noprofile");
+        String mode = args.length > 2 ? args[2] : "profile";
+        boolean profile = mode.equals("profile");
         System.out.println("machine: " + Machine.describe());
         Path base = Files.createTempDirectory("skillgate-engine-cpu-");
         try {
@@ -67,10 +70,42 @@ public final class EngineCpu {
                 if (profile) {
                     profile(v, n, base.resolve("engine.jfr"));
                 }
+                if (mode.equals("sweep")) {
+                    // Bare spawns of the same script in the runner's environment beside trusted executes.
+                    Map<String, String> env = dev.skillgate.runner.internal.ChildEnvironment.forRun(
+                            Files.createDirectories(base.resolve("baseline-home")),
+                            Files.createDirectories(base.resolve("baseline-tmp")));
+                    Path script = NodeFixture.ECHO_MJS.writeTo(Files.createDirectories(base.resolve("bare")));
+                    List<String> command = List.of(NodeHost.NODE.toString(), script.toString());
+                    ConcurrencySweep.run(
+                            () -> bare(command, env, workspace, invocation),
+                            v::trustedConcurrent,
+                            args.length > 3 ? Integer.parseInt(args[3]) : 32,
+                            "after " + n * 3 + " measured executes");
+                }
             }
         } finally {
             NodeHost.deleteTree(base);
         }
+    }
+
+    private static long bare(List<String> command, Map<String, String> env, Path workspace, byte[] invocation)
+            throws java.io.IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        pb.directory(workspace.toFile());
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        p.getOutputStream().write(invocation);
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        int exit = p.waitFor();
+        if (exit != 0 || out.length == 0) {
+            throw new IllegalStateException("bare node failed: exit " + exit);
+        }
+        return System.nanoTime() - t0;
     }
 
     private static void profile(EngineVariants v, int n, Path file) throws Exception {
