@@ -121,6 +121,43 @@ class ExecutionThreadsTest {
         }
     }
 
+    private static final InheritableThreadLocal<String> TENANT = new InheritableThreadLocal<>();
+
+    @Test
+    void noCallersInheritableThreadLocalReachesAnExecutionThreadNeitherItsOwnNorAnEarlierCallers() throws Exception {
+        Map<RunId, String> tenants = new ConcurrentHashMap<>();
+        try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
+                SkillGate gate = SkillGate.builder()
+                        .admin(admin)
+                        .skillRoot(skills)
+                        .nodeRuntime(Support.runtime())
+                        .approvalChannel(new ApproveTogether(1))
+                        .listener(event -> {
+                            if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
+                                tenants.put(event.run(), String.valueOf(TENANT.get()));
+                            }
+                        })
+                        .build()) {
+            List<RunId> runs = new java.util.ArrayList<>();
+            for (String tenant : List.of("tenant-a", "tenant-b", "tenant-c")) {
+                RunId run = RunId.random();
+                runs.add(run);
+                Thread caller = new Thread(() -> {
+                    TENANT.set(tenant);
+                    assertThat(gate.execute(ExecutionRequest.of(
+                                            run, AgentId.of("threads"), "hello-world", "{\"name\":\"i\"}", workspace))
+                                    .status())
+                            .isEqualTo(ExecutionStatus.SUCCEEDED);
+                });
+                caller.start();
+                caller.join();
+            }
+            for (RunId run : runs) {
+                assertThat(tenants.get(run)).isEqualTo("null");
+            }
+        }
+    }
+
     @Test
     void theCallersContextClassLoaderIsTheExecutionsAndAnIdleThreadKeepsNeitherItNorTheName() throws Exception {
         Map<RunId, ClassLoader> loaders = new ConcurrentHashMap<>();

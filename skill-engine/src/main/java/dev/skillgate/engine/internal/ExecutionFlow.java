@@ -135,8 +135,11 @@ final class ExecutionFlow {
      */
     private static final ExecutorService EXECUTION_THREADS =
             new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, IDLE_NAME);
+                // No inheritable thread-locals: a thread created while one caller's execution starts
+                // later runs other callers' executions, and must not carry the first caller's values.
+                Thread t = new Thread(null, r, IDLE_NAME, 0, false);
                 t.setDaemon(true);
+                t.setContextClassLoader(null);
                 return t;
             });
 
