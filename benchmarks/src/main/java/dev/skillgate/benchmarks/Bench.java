@@ -29,6 +29,7 @@ public final class Bench {
             case "launch" -> dev.skillgate.benchmarks.launch.LaunchOverhead.main(rest);
             case "cli" -> dev.skillgate.benchmarks.cli.CliStartup.main(rest);
             case "guard" -> dev.skillgate.benchmarks.launch.GuardCost.main(rest);
+            case "engine-cpu" -> dev.skillgate.benchmarks.launch.EngineCpu.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
             case "stores" -> dev.skillgate.benchmarks.stores.StoreBenchmarks.main(rest);
             case "audit-tree" -> dev.skillgate.benchmarks.tree.AuditTreeCost.main(rest);
@@ -54,6 +55,7 @@ public final class Bench {
                   cli [rounds]             whole skillgate processes (validate, run --approve) vs node -e 0 and
                                            node hello.mjs (and skills-ref when on PATH), interleaved
                   guard [rounds]           the module guard's CPU time per launch, 1 and 64 files, paired
+                  engine-cpu [n] [warmup]  JVM CPU per trusted SkillGate.execute and a 1 ms JFR profile of it
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
                   stores [rounds]          workflow step append (embedded, PostgreSQL) and the PostgreSQL audit
                                            sink's export rate, each beside its baseline, interleaved

@@ -23,6 +23,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +37,9 @@ import org.apiguardian.api.API;
  * <p>Reads: links are never followed (a linked file is unusable), only a regular file at most
  * {@link PolicyCodec#MAX_BYTES} long is read and never past that bound, a file writable by group or
  * others is unusable (someone else could have written it), and the content is decoded strictly.
+ * Every load examines and reads the whole file again; the strict decode is skipped only when the bytes
+ * read are equal, byte for byte, to those of the last load that decoded to {@code FOUND}, whose
+ * (immutable) verdict is then returned (decision 0815) — never on a file identity or a hash alone.
  * Every problem yields {@link PolicyLoad.Status#UNUSABLE}; nothing is thrown. Before a read or a
  * write, the directory and every directory on its path must pass {@link DirectoryPlacement} (no other
  * user or group can change them): otherwise the policy is unusable with {@code DATA_DIRECTORY_UNSAFE}
@@ -56,6 +60,8 @@ public final class FilePolicyStore implements PolicyStore {
 
     private final Path directory;
     private final Path file;
+    /** The last load that decoded to FOUND, reused only for the same bytes (decision 0815). */
+    private volatile Decoded last;
 
     /** A store in {@code directory} (created on first save). */
     public FilePolicyStore(Path directory) {
@@ -99,7 +105,7 @@ public final class FilePolicyStore implements PolicyStore {
         }
         byte[] bytes;
         try {
-            bytes = readBounded();
+            bytes = readBounded(attributes.size());
         } catch (NoSuchFileException e) {
             return PolicyLoad.absent();
         } catch (IOException | RuntimeException e) {
@@ -109,8 +115,22 @@ public final class FilePolicyStore implements PolicyStore {
             return PolicyLoad.unusable(
                     ErrorCode.POLICY_CORRUPT, "the policy file exceeds " + PolicyCodec.MAX_BYTES + " bytes");
         }
-        return PolicyCodec.decode(bytes);
+        // The decode is a pure function of the bytes just read: the same bytes give the same verdict, so
+        // the last accepted one is reused when, and only when, the bytes are equal byte for byte
+        // (decision 0815). The file is still examined and read in full on every load.
+        Decoded kept = last;
+        if (kept != null && Arrays.equals(kept.bytes(), bytes)) {
+            return kept.load();
+        }
+        PolicyLoad load = PolicyCodec.decode(bytes);
+        if (load.status() == PolicyLoad.Status.FOUND) {
+            last = new Decoded(bytes, load);
+        }
+        return load;
     }
+
+    /** The bytes of the last load that decoded to FOUND, and that load (immutable). */
+    private record Decoded(byte[] bytes, PolicyLoad load) {}
 
     private boolean writableByOthers() {
         PosixFileAttributeView view =
@@ -126,23 +146,31 @@ public final class FilePolicyStore implements PolicyStore {
         }
     }
 
-    /** Reads at most MAX_BYTES + 1 bytes without following links; null when over the bound. */
-    private byte[] readBounded() throws IOException {
+    /**
+     * Reads at most MAX_BYTES + 1 bytes without following links; null when over the bound. The buffer
+     * starts at the size just examined (plus one byte, to see a file that grew) and grows, never past
+     * the bound, when the file turns out longer: a small policy no longer costs a 1 MiB allocation.
+     */
+    private byte[] readBounded(long sizeHint) throws IOException {
+        int limit = PolicyCodec.MAX_BYTES + 1;
         try (SeekableByteChannel channel =
                 Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
-            ByteBuffer buffer = ByteBuffer.allocate(PolicyCodec.MAX_BYTES + 1);
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer) < 0) {
+            byte[] buf = new byte[(int) Math.min(limit, Math.max(0, sizeHint) + 1)];
+            int n = 0;
+            while (true) {
+                if (n == buf.length) {
+                    if (buf.length == limit) {
+                        return null;
+                    }
+                    buf = Arrays.copyOf(buf, (int) Math.min(limit, 2L * buf.length));
+                }
+                int r = channel.read(ByteBuffer.wrap(buf, n, buf.length - n));
+                if (r < 0) {
                     break;
                 }
+                n += r;
             }
-            if (!buffer.hasRemaining()) {
-                return null;
-            }
-            byte[] out = new byte[buffer.position()];
-            buffer.flip();
-            buffer.get(out);
-            return out;
+            return Arrays.copyOf(buf, n);
         }
     }
 

@@ -148,7 +148,7 @@ public final class EngineCore {
         return supervision.report();
     }
 
-    /** Starts an execution on its own daemon thread and returns its registry entry at once. */
+    /** Starts an execution on a daemon thread of its own (a reused one, decision 0816) and returns its registry entry at once. */
     public Execution start(ExecutionRequest request) {
         return executions.start(request);
     }

@@ -60,12 +60,29 @@ public final class NameWarnings {
                                     + spelled(name) + "'"));
                 }
             }
-            mixed("directory", "directory name", dirName).ifPresent(out::add);
-            nonAscii("directory", "directory name", dirName).ifPresent(out::add);
+            if (!ascii(dirName)) {
+                mixed("directory", "directory name", dirName).ifPresent(out::add);
+                nonAscii("directory", "directory name", dirName).ifPresent(out::add);
+            }
         }
-        mixed("name", "skill name", name).ifPresent(out::add);
-        nonAscii("name", "skill name", name).ifPresent(out::add);
+        if (!ascii(name)) {
+            mixed("name", "skill name", name).ifPresent(out::add);
+            nonAscii("name", "skill name", name).ifPresent(out::add);
+        }
         return List.copyOf(out);
+    }
+
+    /**
+     * All ASCII: then neither of the two script findings can apply (ASCII letters are all of one
+     * script, and there is no non-ASCII character), so the per-code-point checks are skipped.
+     */
+    private static boolean ascii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) > 0x7F) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Where {@code skill} was found, with its findings. */
