@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,10 +54,10 @@ import org.apiguardian.api.API;
  * check began (timestamps are coarse; the same rule as git's "racily clean" index entries), and only
  * when it did not change during the check. Where the platform offers no inode or ctime (no {@code
  * unix} attribute view), every verification is a full one. A binary the running user owns and may
- * write (owner-write bit; not root) never has its identity remembered: stores through a shared
- * mapping change its bytes without moving ctime (decision 0828), so every verification of it is a
- * full one (a pinned digest re-hashes the file each time; make the binary read-only to keep the fast
- * path).
+ * write (owner-write bit; not root) on a file system other than ext2/3/4, xfs or btrfs (tmpfs, FUSE,
+ * network, overlay) never has its identity remembered: stores through a shared mapping there change
+ * its bytes without moving ctime (decision 0828), so every verification of it is a full one (a
+ * pinned digest re-hashes the file each time; make the binary read-only to keep the fast path).
  *
  * <p>Not guaranteed: that the bytes hashed are the bytes later executed — a supervisor that starts
  * the binary by path (the portable one) leaves a window in which the file can be replaced; the Linux
@@ -241,9 +242,11 @@ public final class NodeRuntime {
         if (!Files.isExecutable(exe)) {
             return unavailable("the pinned Node binary is not executable");
         }
-        // A binary the running user may rewrite is checked in full every time: stores through a shared
-        // mapping can change its bytes without moving ctime (tmpfs never moves it; decision 0828).
-        Optional<FileStamp> before = FileStamp.of(exe).filter(s -> !rewritableByRunningUser(s));
+        // A binary the running user may rewrite is checked in full every time unless it lives on a file
+        // system whose write faults stamp ctime: on tmpfs (and unknown ones) stores through a shared
+        // mapping change its bytes without moving ctime (decision 0828).
+        Optional<FileStamp> before =
+                FileStamp.of(exe).filter(s -> !rewritableByRunningUser(s) || timesMoveOnEveryNewWriter(exe, s));
         Remembered known = remembered.get();
         if (known != null && before.isPresent() && known.stamp().equals(before.get())) {
             return known.verified();
@@ -275,6 +278,35 @@ public final class NodeRuntime {
         }
         int me = runningUid.get();
         return me != 0 && stamp.owner() == me;
+    }
+
+    /**
+     * File systems whose write fault on a shared mapping stamps the file's times ({@code page_mkwrite}
+     * calls {@code file_update_time}); with {@code execve} refused while any writer exists
+     * ({@code ETXTBSY}), a remembered identity there proves that every later writer moved ctime
+     * (decision 0828). tmpfs and every type not named here (FUSE, network, overlay, unknown) do not
+     * qualify: a binary the user may write on them is checked in full each time.
+     */
+    private static final Set<String> TIMES_MOVE_ON_WRITE_FAULT = Set.of("ext2", "ext3", "ext4", "xfs", "btrfs");
+
+    /** The file store type per device, for {@link #timesMoveOnEveryNewWriter}; a device keeps its type while mounted. */
+    private final ConcurrentHashMap<Long, Boolean> storeStampsWriters = new ConcurrentHashMap<>();
+
+    private boolean timesMoveOnEveryNewWriter(Path exe, FileStamp stamp) {
+        Boolean known = storeStampsWriters.get(stamp.device());
+        if (known != null) {
+            return known;
+        }
+        boolean stamps;
+        try {
+            stamps = TIMES_MOVE_ON_WRITE_FAULT.contains(Files.getFileStore(exe).type());
+        } catch (IOException | RuntimeException e) {
+            return false; // unknown: the full check every time
+        }
+        if (storeStampsWriters.size() < 64) {
+            storeStampsWriters.put(stamp.device(), stamps);
+        }
+        return stamps;
     }
 
     private static Optional<Integer> effectiveUid() {

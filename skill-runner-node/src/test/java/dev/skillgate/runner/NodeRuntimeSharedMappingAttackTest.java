@@ -12,6 +12,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -165,5 +166,41 @@ class NodeRuntimeSharedMappingAttackTest {
             assertThat(readOnly.verify()).isInstanceOf(NodeRuntime.Verified.class);
         }
         assertThat(readOnly.fullChecks()).isEqualTo(1);
+    }
+
+    @Test
+    void onExt4AStoreThroughASharedMappingMovesCtimeSoTheIdentityRuleCatchesIt() throws Exception {
+        Path ext = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sg-node-ext-");
+        try {
+            String type = Files.getFileStore(ext).type();
+            assumeTrue(Set.of("ext2", "ext3", "ext4", "xfs", "btrfs").contains(type), "build directory on " + type);
+            Path node = Files.copy(TestSupport.node(), ext.resolve("node"));
+            Files.setAttribute(node, "unix:mode", 0755);
+            int owner = uid(node);
+            if (owner == 0) {
+                Files.setAttribute(node, "unix:uid", OWNER, LinkOption.NOFOLLOW_LINKS);
+                owner = OWNER;
+            }
+            Thread.sleep(SHORT_SETTLE.toMillis() * 3);
+            Sha256Digest pinned = Sha256Digest.hash(Files.readAllBytes(node));
+            NodeRuntime mine = NodeRuntime.pin(
+                    node, TestSupport.nodeVersion(), Optional.of(pinned), SHORT_SETTLE, Optional.of(owner));
+            // The owner may write it, but the file system stamps every new writer: the identity is remembered.
+            for (int i = 0; i < 3; i++) {
+                assertThat(mine.verify()).isInstanceOf(NodeRuntime.Verified.class);
+            }
+            assertThat(mine.fullChecks()).isEqualTo(1);
+
+            Object before = stamp(node);
+            storeThroughASharedMapping(node, Files.size(node) / 2);
+            // The premise of the rule here: the store through the mapping moved the identity (ctime).
+            assertThat(stamp(node)).isNotEqualTo(before);
+            NodeRuntime.Verification v = mine.verify();
+            assertThat(v).isInstanceOf(NodeRuntime.Refused.class);
+            assertThat(((NodeRuntime.Refused) v).reason().code()).isEqualTo(ErrorCode.RUNTIME_MISMATCH);
+            assertThat(mine.fullChecks()).isEqualTo(2);
+        } finally {
+            new ProcessBuilder("rm", "-rf", ext.toString()).start().waitFor(30, TimeUnit.SECONDS);
+        }
     }
 }

@@ -85,6 +85,10 @@ class ReliabilitySoakTest {
                     .skillRoot(skills)
                     .nodeRuntime(NodeRuntime.pinned(NodeHost.NODE, NodeHost.version()))
                     .approvalChannel(new ApproveEverything())
+                    // 1,000 runs of one agent in about five minutes ask far more often than the default
+                    // 30 approval requests per agent per minute (decision 0763); the soak is about what
+                    // the runs leave behind, not about the demand bound, so it takes the maximum.
+                    .maxApprovalRequestsPerAgentPerMinute(1000)
                     .build();
             try {
                 for (int i = 0; i < RUNS; i++) {
