@@ -23,7 +23,15 @@ public final class Cli {
      * ran.
      */
     static final List<String> NAMES = List.of(
-            "validate", "catalog", "inspect", "check-input", "verify-signature", "sign", "run", "audit", "trust",
+            "validate",
+            "catalog",
+            "inspect",
+            "check-input",
+            "verify-signature",
+            "sign",
+            "run",
+            "audit",
+            "trust",
             "project");
 
     /** The command called {@code name}, newly made; empty for a name that is not one. */

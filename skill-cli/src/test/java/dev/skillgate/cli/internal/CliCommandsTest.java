@@ -20,7 +20,8 @@ class CliCommandsTest {
     @Test
     void everyNameMakesTheCommandOfThatNameAndNothingElseMakesOne() {
         for (String name : Cli.NAMES) {
-            assertThat(Cli.make(name)).hasValueSatisfying(c -> assertThat(c.name()).isEqualTo(name));
+            assertThat(Cli.make(name))
+                    .hasValueSatisfying(c -> assertThat(c.name()).isEqualTo(name));
         }
         assertThat(Cli.make("help")).isEmpty();
         assertThat(Cli.make("")).isEmpty();
@@ -52,9 +53,13 @@ class CliCommandsTest {
             Object code = cli.getMethod("run", String[].class, PrintStream.class, PrintStream.class)
                     .invoke(null, new String[] {"validate", missing.toString()}, print, print);
             assertThat(code).isNotEqualTo(0);
-            assertThat(loader.loaded("dev.skillgate.cli.internal.ValidateCommand")).isTrue();
-            for (String other : List.of("RunCommand", "SignCommand", "AuditCommand", "ProjectCommand", "TrustCommand")) {
-                assertThat(loader.loaded("dev.skillgate.cli.internal." + other)).as(other).isFalse();
+            assertThat(loader.loaded("dev.skillgate.cli.internal.ValidateCommand"))
+                    .isTrue();
+            for (String other :
+                    List.of("RunCommand", "SignCommand", "AuditCommand", "ProjectCommand", "TrustCommand")) {
+                assertThat(loader.loaded("dev.skillgate.cli.internal." + other))
+                        .as(other)
+                        .isFalse();
             }
         }
     }
