@@ -163,6 +163,42 @@ class CheckoutLauncherIT {
                 .doesNotContain("(top)");
     }
 
+    /**
+     * Decision 0833: the region checksums are not summed again while the archive is the very file
+     * they were checked on; an archive changed in place afterwards (same size, same mode, 4 KiB
+     * overwritten in the middle) has a new change time, so its checksums are checked again, and it
+     * is refused: the start runs without it and prints the same.
+     */
+    @Test
+    void anArchiveChangedAfterItsCheckIsCheckedAgainAndRefused() throws IOException {
+        Path cache = Files.createDirectory(
+                fresh.resolve("cache"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Map<String, String> env =
+                Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
+        bash(LAUNCHER + " --version", fresh, env);
+        List<Path> made = archives(cache);
+        assertThat(made).hasSize(1);
+        LauncherProcess.Result used = bash(LAUNCHER + " --version", fresh, env);
+        assertThat(used.stdout()).contains("(top)");
+
+        Path archive = made.get(0);
+        var mode = Files.getPosixFilePermissions(archive);
+        Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-------"));
+        try (var channel = java.nio.channels.FileChannel.open(archive, java.nio.file.StandardOpenOption.WRITE)) {
+            byte[] junk = new byte[4096];
+            java.util.Arrays.fill(junk, (byte) 0x5a);
+            channel.write(java.nio.ByteBuffer.wrap(junk), channel.size() / 2);
+        }
+        Files.setPosixFilePermissions(archive, mode);
+
+        LauncherProcess.Result changed = bash(LAUNCHER + " --version", fresh, env);
+        assertThat(changed.exit()).as(changed.toString()).isZero();
+        assertThat(changed.stdout())
+                .contains("skillgate " + DistributionIT.VERSION)
+                .doesNotContain("(top)");
+    }
+
     private static final String LAUNCHER = LauncherProcess.quote(DistributionIT.CHECKOUT.resolve("bin/skillgate"));
 
     private static List<Path> archives(Path dir) throws IOException {

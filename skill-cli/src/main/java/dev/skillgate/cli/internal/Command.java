@@ -4,7 +4,7 @@ import dev.skillgate.cli.ExitCode;
 import java.io.PrintStream;
 import java.util.List;
 
-/** One {@code skillgate} subcommand. Implementations are registered in {@link Cli#COMMANDS}. */
+/** One {@code skillgate} subcommand. Implementations are registered in {@link Cli#NAMES} and {@link Cli#make}. */
 interface Command {
     /** The word that selects this command, e.g. {@code validate}. */
     String name();
