@@ -217,7 +217,13 @@ final class HelperImage {
         return HASHES.get();
     }
 
+    /** How many times the calling thread hashed the helper's bytes (for tests: unaffected by others). */
+    static long hashesOnThisThread() {
+        return THREAD_HASHES.get()[0];
+    }
+
     private static final java.util.concurrent.atomic.AtomicLong HASHES = new java.util.concurrent.atomic.AtomicLong();
+    private static final ThreadLocal<long[]> THREAD_HASHES = ThreadLocal.withInitial(() -> new long[1]);
 
     // ------------------------------------------------------------------------------------------
 
@@ -429,6 +435,7 @@ final class HelperImage {
     /** SHA-256 of the whole file, read through {@code ch} with positional reads. */
     static byte[] hash(FileChannel ch) throws IOException {
         HASHES.incrementAndGet();
+        THREAD_HASHES.get()[0]++;
         MessageDigest md = Sha256Digest.newMessageDigest();
         ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
         long pos = 0;

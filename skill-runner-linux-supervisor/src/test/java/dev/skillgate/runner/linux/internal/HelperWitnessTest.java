@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Decision 0838: a live, verified helper that still runs the helper file stands in for hashing it,
  * because the kernel keeps an executing inode write-denied. Real helpers, real files; the hash count
- * is {@link HelperImage#hashes()}.
+ * is {@link HelperImage#hashesOnThisThread()} for starts made on the test's thread, and
+ * {@link HelperImage#hashes()} where spares start on the supervisor's threads.
  */
 @EnabledOnOs(OS.LINUX)
 class HelperWitnessTest {
@@ -102,28 +103,28 @@ class HelperWitnessTest {
     @Test
     void aLiveWitnessReplacesBothHashesAndAGoneOneDoesNot() throws Exception {
         Recorded w = new Recorded();
-        long h0 = HelperImage.hashes();
+        long h0 = HelperImage.hashesOnThisThread();
         HelperImage.Started first = started(HelperImage.start(installed, HelperLauncher.direct(), List.of(), w));
-        assertThat(HelperImage.hashes() - h0)
+        assertThat(HelperImage.hashesOnThisThread() - h0)
                 .as("the chain starts at a full check")
                 .isEqualTo(2);
 
-        long h1 = HelperImage.hashes();
+        long h1 = HelperImage.hashesOnThisThread();
         HelperImage.Started second = started(HelperImage.start(installed, HelperLauncher.direct(), List.of(), w));
-        assertThat(HelperImage.hashes() - h1)
+        assertThat(HelperImage.hashesOnThisThread() - h1)
                 .as("vouched for by the first, nothing hashed")
                 .isZero();
         assertThat(second.identity()).isEqualTo(first.identity());
         assertThat(HelperImage.checkAtRest(installed, Optional.of(second))).isEmpty();
-        assertThat(HelperImage.hashes() - h1)
+        assertThat(HelperImage.hashesOnThisThread() - h1)
                 .as("the check at rest is vouched for too")
                 .isZero();
 
         retire(first.process());
         retire(second.process());
-        long h2 = HelperImage.hashes();
+        long h2 = HelperImage.hashesOnThisThread();
         started(HelperImage.start(installed, HelperLauncher.direct(), List.of(), w));
-        assertThat(HelperImage.hashes() - h2)
+        assertThat(HelperImage.hashesOnThisThread() - h2)
                 .as("no live witness: both hashes again")
                 .isEqualTo(2);
     }
@@ -152,7 +153,7 @@ class HelperWitnessTest {
         Files.move(swapped, bin, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Thread.sleep(HelperImage.SETTLE.toMillis() + 5);
 
-        long h0 = HelperImage.hashes();
+        long h0 = HelperImage.hashesOnThisThread();
         assertThat(HelperImage.checkAtRest(installed, Optional.of(witness)))
                 .map(HelperInstaller.Unavailable::code)
                 .contains(ErrorCode.SUPERVISOR_TAMPERED);
@@ -160,7 +161,7 @@ class HelperWitnessTest {
         assertThat(s).isInstanceOf(HelperImage.Refused.class);
         assertThat(((HelperImage.Refused) s).describe())
                 .isEqualTo("SUPERVISOR_TAMPERED: the extracted helper's SHA-256 differs from the shipped one");
-        assertThat(HelperImage.hashes() - h0)
+        assertThat(HelperImage.hashesOnThisThread() - h0)
                 .as("another inode: hashed, not vouched for")
                 .isEqualTo(2);
     }
@@ -182,7 +183,7 @@ class HelperWitnessTest {
         Recorded w = new Recorded();
         w.add(forged);
 
-        long h0 = HelperImage.hashes();
+        long h0 = HelperImage.hashesOnThisThread();
         assertThat(HelperImage.checkAtRest(installed, Optional.of(forged)))
                 .map(HelperInstaller.Unavailable::code)
                 .contains(ErrorCode.SUPERVISOR_TAMPERED);
@@ -190,7 +191,7 @@ class HelperWitnessTest {
         assertThat(s).isInstanceOf(HelperImage.Refused.class);
         assertThat(((HelperImage.Refused) s).describe())
                 .isEqualTo("SUPERVISOR_TAMPERED: the extracted helper's SHA-256 differs from the shipped one");
-        assertThat(HelperImage.hashes() - h0).isEqualTo(2);
+        assertThat(HelperImage.hashesOnThisThread() - h0).isEqualTo(2);
         other.destroyForcibly();
     }
 
