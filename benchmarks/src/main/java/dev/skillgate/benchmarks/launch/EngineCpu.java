@@ -25,18 +25,52 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code n} executes back to back, the process CPU time (user + system of this JVM only: node and the
  * supervisor helper are other processes) divided by {@code n}, then the same loop under a JDK Flight
  * Recorder recording sampling every millisecond, summarised by the top Skillgate frame and by the top
- * frame of each sample. Usage: {@code bench engine-cpu [n] [warmup] [profile|noprofile|sweep [ops]]};
+ * frame of each sample. Usage: {@code bench engine-cpu [n] [warmup] [profile|noprofile|sweep [ops]|callers k]};
+ * {@code callers k} runs each block with k concurrent callers and prints the reaped children's CPU too;
  * {@code sweep} adds the concurrency sweep of {@link ConcurrencySweep} (bare spawns in the runner's
  * environment beside trusted executes, 1/2/4/8 callers) instead of the profile.
  */
 public final class EngineCpu {
     private EngineCpu() {}
 
+    /**
+     * User + system time of this JVM's reaped children and theirs ({@code cutime + cstime} of
+     * {@code /proc/self/stat}, in clock ticks of 10 ms): the helpers, and through them node. A helper
+     * counts once it has been reaped, so a block's figure can be off by the one still running.
+     */
+    static long reapedChildrenTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // Fields 16 and 17 of proc(5), counted from 1 with pid and comm as 1 and 2.
+            return Long.parseLong(f[13]) + Long.parseLong(f[14]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static void inParallel(EngineVariants v, int n, int callers) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        try {
+            List<java.util.concurrent.Future<Long>> all = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                all.add(pool.submit(v::trustedConcurrent));
+            }
+            for (java.util.concurrent.Future<Long> f : all) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         String mode = args.length > 2 ? args[2] : "profile";
         boolean profile = mode.equals("profile");
+        // "callers k": the blocks are run by k threads at once (n split between them), no profile.
+        int callers = mode.equals("callers") && args.length > 3 ? Integer.parseInt(args[3]) : 1;
         System.out.println("machine: " + Machine.describe());
         Path base = Files.createTempDirectory("skillgate-engine-cpu-");
         try {
@@ -52,18 +86,27 @@ public final class EngineCpu {
                 for (int block = 0; block < 3; block++) {
                     String load = Machine.loadAverage().orElse("?");
                     long cpu0 = os.getProcessCpuTime();
+                    long children0 = reapedChildrenTicks();
                     long t0 = System.nanoTime();
-                    for (int i = 0; i < n; i++) {
-                        v.trustedConcurrent();
+                    if (callers == 1) {
+                        for (int i = 0; i < n; i++) {
+                            v.trustedConcurrent();
+                        }
+                    } else {
+                        inParallel(v, n, callers);
                     }
                     long wall = System.nanoTime() - t0;
                     long cpu = os.getProcessCpuTime() - cpu0;
+                    long children = reapedChildrenTicks() - children0;
                     System.out.printf(
                             Locale.ROOT,
-                            "block %d: %d executes, JVM CPU %.3f ms per execute, wall %.2f ms per execute; load %s%n",
+                            "block %d: %d executes by %d callers, JVM CPU %.3f ms per execute, reaped children (helper + node)"
+                                    + " %.2f ms per execute, wall %.2f ms per execute; load %s%n",
                             block,
                             n,
+                            callers,
                             cpu / 1e6 / n,
+                            children * 10.0 / n,
                             wall / 1e6 / n,
                             load);
                 }

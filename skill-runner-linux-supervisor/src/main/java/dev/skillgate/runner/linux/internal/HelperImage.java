@@ -54,6 +54,19 @@ import java.util.concurrent.TimeUnit;
  *       then reads its request.
  * </ol>
  *
+ * <p><b>A live witness instead of the two hashes</b> (decision 0838). While any process executes an
+ * inode, the kernel refuses to open it for writing ({@code ETXTBSY}: the executable of a live
+ * {@code mm} is write-denied, and a file already open for writing, also through a shared mapping,
+ * makes the {@code exec} fail the same way). So if a helper started and verified earlier (the
+ * <em>witness</em>) still runs the inode, with {@code /proc/<witness>/exe} read while the witness is
+ * unreaped, before step 3 and again after step 4, the inode has been write-denied without a gap from
+ * the witness's own verification until after the new {@code exec}: its bytes are still the ones that
+ * verification hashed. Steps 3 and 5 then compare the open file's identity with the witness's and
+ * check the witness again instead of hashing; everything else (steps 1, 2, 4, 6, the check of
+ * {@code /proc/<helper>/exe}, the identity after the start) is unchanged, and if the witness is gone,
+ * runs another inode or the identity differs, the bytes are hashed as above. The chain starts at a
+ * full hash: only a helper that passed this whole check becomes a witness.
+ *
  * <p>Any mismatch is {@code SUPERVISOR_TAMPERED}: the started process is killed before it is sent
  * anything, so nothing it says is believed and it never sees a request. What this does not cover:
  * a same-user process can still ptrace a dumpable process of the user (the JVM, and the helper
@@ -77,11 +90,35 @@ final class HelperImage {
     /** The outcome of {@link #start}. */
     sealed interface Start permits Started, Refused {}
 
-    /** A helper process verified to run the shipped bytes, and sealed. */
-    record Started(Process process) implements Start {
+    /**
+     * A helper process verified to run the shipped bytes, and sealed; {@code identity} is the file it
+     * was verified to run (decision 0838: while it lives, it keeps that inode write-denied).
+     */
+    record Started(Process process, Identity identity) implements Start {
         Started {
             Objects.requireNonNull(process, "process");
+            Objects.requireNonNull(identity, "identity");
         }
+    }
+
+    /** Live verified helpers that may vouch for the helper file's bytes (decision 0838). */
+    interface Witnesses {
+        /** A helper started and verified earlier, possibly no longer alive (checked on use). */
+        Optional<Started> any();
+
+        /** Records a helper that passed the whole check. */
+        void add(Started started);
+
+        /** No witnesses: every start hashes. */
+        Witnesses NONE = new Witnesses() {
+            @Override
+            public Optional<Started> any() {
+                return Optional.empty();
+            }
+
+            @Override
+            public void add(Started started) {}
+        };
     }
 
     /** Nothing usable was started (any process that was started has been killed), and why. */
@@ -103,7 +140,20 @@ final class HelperImage {
      * bound to the verified inode as described above; on success the helper has been sealed.
      */
     static Start start(HelperInstaller.Installed installed, HelperLauncher launcher, List<String> arguments) {
-        try (Opened opened = open(installed)) {
+        return start(installed, launcher, arguments, Witnesses.NONE);
+    }
+
+    /**
+     * As {@link #start(HelperInstaller.Installed, HelperLauncher, List)}; a live witness from
+     * {@code witnesses} replaces the two hashes where it still runs the same inode (see the class
+     * comment), and the helper started is added to {@code witnesses}.
+     */
+    static Start start(
+            HelperInstaller.Installed installed, HelperLauncher launcher, List<String> arguments, Witnesses witnesses) {
+        // A launcher that does not start the given file (tests) gets no witness: the argument needs
+        // the new process's executable to be the verified inode.
+        Optional<Started> witness = launcher.startsTheGivenFile() ? witnesses.any() : Optional.empty();
+        try (Opened opened = open(installed, witness)) {
             if (opened.refusal.isPresent()) {
                 return new Refused(opened.refusal.get());
             }
@@ -137,7 +187,9 @@ final class HelperImage {
                 kill(p);
                 return new Refused(problem.get());
             }
-            return new Started(p);
+            Started started = new Started(p, opened.identity);
+            witnesses.add(started);
+            return started;
         }
     }
 
@@ -146,10 +198,32 @@ final class HelperImage {
      * {@link #start}); empty when it is intact.
      */
     static Optional<HelperInstaller.Unavailable> checkAtRest(HelperInstaller.Installed installed) {
-        try (Opened opened = open(installed)) {
+        return checkAtRest(installed, Optional.empty());
+    }
+
+    /**
+     * As {@link #checkAtRest(HelperInstaller.Installed)}; where {@code witness} still runs the file
+     * found at rest, with the identity it was verified with, that replaces the hash (decision 0838).
+     */
+    static Optional<HelperInstaller.Unavailable> checkAtRest(
+            HelperInstaller.Installed installed, Optional<Started> witness) {
+        try (Opened opened = open(installed, witness)) {
             return opened.refusal;
         }
     }
+
+    /** How many times the helper's bytes were hashed in this JVM (for tests and benchmarks). */
+    static long hashes() {
+        return HASHES.get();
+    }
+
+    /** How many times the calling thread hashed the helper's bytes (for tests: unaffected by others). */
+    static long hashesOnThisThread() {
+        return THREAD_HASHES.get()[0];
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong HASHES = new java.util.concurrent.atomic.AtomicLong();
+    private static final ThreadLocal<long[]> THREAD_HASHES = ThreadLocal.withInitial(() -> new long[1]);
 
     // ------------------------------------------------------------------------------------------
 
@@ -160,17 +234,26 @@ final class HelperImage {
         final int fd;
         final Identity identity;
         final Optional<HelperInstaller.Unavailable> refusal;
+        /** The witness that stood in for the hash of step 3, if one did. */
+        final Optional<Started> witness;
 
-        Opened(FileChannel channel, String jvm, int fd, Identity identity, Optional<HelperInstaller.Unavailable> r) {
+        Opened(
+                FileChannel channel,
+                String jvm,
+                int fd,
+                Identity identity,
+                Optional<HelperInstaller.Unavailable> r,
+                Optional<Started> witness) {
             this.channel = channel;
             this.jvm = jvm;
             this.fd = fd;
             this.identity = identity;
             this.refusal = r;
+            this.witness = witness;
         }
 
         static Opened refused(FileChannel channel, HelperInstaller.Unavailable why) {
-            return new Opened(channel, "", -1, null, Optional.of(why));
+            return new Opened(channel, "", -1, null, Optional.of(why), Optional.empty());
         }
 
         Path execPath() {
@@ -180,7 +263,10 @@ final class HelperImage {
         /** The same open file still has the bytes, then the identity, that were verified. */
         Optional<HelperInstaller.Unavailable> recheck(HelperInstaller.Installed installed) {
             try {
-                if (!installed.digest().matches(hash(channel))) {
+                // The witness still runs the inode: write-denied without a gap since before step 3,
+                // so the bytes the new process was started from are the ones the witness vouched for.
+                boolean vouched = witness.isPresent() && stillRuns(witness.get(), identity);
+                if (!vouched && !installed.digest().matches(hash(channel))) {
                     return Optional.of(tampered("the started helper's bytes differ from the shipped ones"));
                 }
                 Identity now = identityOf(readAttributes(execPath()));
@@ -211,8 +297,8 @@ final class HelperImage {
      * clock tick than the check and any later write must move it, also on a file system with coarse
      * timestamps (the "racily clean" rule of decision 0332, at tick scale).
      */
-    private static Opened open(HelperInstaller.Installed installed) {
-        Opened first = openOnce(installed);
+    private static Opened open(HelperInstaller.Installed installed, Optional<Started> witness) {
+        Opened first = openOnce(installed, witness);
         if (first.refusal.isPresent() || !recentlyChanged(first.identity)) {
             return first;
         }
@@ -222,14 +308,14 @@ final class HelperImage {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return openOnce(installed);
+        return openOnce(installed, witness);
     }
 
     static boolean recentlyChanged(Identity identity) {
         return identity.ctime().toInstant().isAfter(Instant.now().minus(SETTLE));
     }
 
-    private static Opened openOnce(HelperInstaller.Installed installed) {
+    private static Opened openOnce(HelperInstaller.Installed installed, Optional<Started> witness) {
         Path file = installed.binary();
         HelperInstaller.DirectoryCheck dir = HelperInstaller.checkDirectory(file.getParent());
         if (dir.refusal().isPresent()) {
@@ -271,10 +357,13 @@ final class HelperImage {
             if (identity.size() > MAX_BINARY) {
                 return Opened.refused(ch, tampered("the helper has the wrong size"));
             }
-            if (!installed.digest().matches(hash(ch))) {
+            // The same inode, unchanged since a live witness was verified to run it: its bytes are
+            // write-denied and still the verified ones (decision 0838). Otherwise hash them.
+            Optional<Started> vouching = witness.filter(w -> w.identity().equals(identity) && stillRuns(w, identity));
+            if (vouching.isEmpty() && !installed.digest().matches(hash(ch))) {
                 return Opened.refused(ch, tampered("the extracted helper's SHA-256 differs from the shipped one"));
             }
-            return new Opened(ch, jvm, fd, identity, Optional.empty());
+            return new Opened(ch, jvm, fd, identity, Optional.empty(), vouching);
         } catch (IOException | RuntimeException e) {
             return Opened.refused(
                     ch, new HelperInstaller.Unavailable(ErrorCode.SUPERVISOR_UNAVAILABLE, "the helper cannot be read"));
@@ -345,6 +434,8 @@ final class HelperImage {
 
     /** SHA-256 of the whole file, read through {@code ch} with positional reads. */
     static byte[] hash(FileChannel ch) throws IOException {
+        HASHES.incrementAndGet();
+        THREAD_HASHES.get()[0]++;
         MessageDigest md = Sha256Digest.newMessageDigest();
         ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
         long pos = 0;
@@ -362,6 +453,20 @@ final class HelperImage {
             buf.clear();
         }
         return md.digest();
+    }
+
+    /**
+     * The witness is unreaped and its executable is still the inode of {@code identity}: read
+     * {@code /proc/<pid>/exe} (it resolves only while the process has its memory, which holds the
+     * inode write-denied), then check the process was not reaped meanwhile, so the pid was the
+     * witness's throughout. A process leaves its memory once, at exit, and the helper never
+     * {@code exec}s itself, so two such checks bracket a time in which the inode stayed write-denied.
+     */
+    static boolean stillRuns(Started witness, Identity identity) {
+        return witness.identity().dev() == identity.dev()
+                && witness.identity().ino() == identity.ino()
+                && witness.process().isAlive()
+                && runsInode(witness.process(), identity).isEmpty();
     }
 
     /** The started process runs exactly the verified inode (kernel's word: {@code /proc/<pid>/exe}). */

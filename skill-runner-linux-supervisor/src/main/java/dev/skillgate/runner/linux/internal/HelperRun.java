@@ -161,6 +161,7 @@ public final class HelperRun implements SupervisedRun {
     private void drive() {
         State st = new State(spec.stdoutLimit(), spec.stderrLimit());
         int helperExit = -1;
+        HelperImage.Started started = null;
         try {
             byte[] request = RequestEncoder.encode(spec, requestOptions());
             // The helper that runs is the helper that was verified: HelperImage hashes the open file,
@@ -171,7 +172,8 @@ public final class HelperRun implements SupervisedRun {
                 finish(st, nothingStarted(Outcome.SETUP_FAILED, refused.describe()), -1);
                 return;
             }
-            Process p = ((HelperImage.Started) start).process();
+            started = (HelperImage.Started) start;
+            Process p = started.process();
             process = p;
             st.watchdog = scheduler.schedule(this::fireWatchdog, SETUP_BUDGET.toNanos(), TimeUnit.NANOSECONDS);
             st.diagnostics = new HelperDiagnostics(p.getErrorStream(), threads);
@@ -184,6 +186,9 @@ public final class HelperRun implements SupervisedRun {
             } catch (IOException e) {
                 // The helper exited early; its frames (if any) say why.
             }
+            // Start the next spare while this helper lives: it is the witness that lets that start
+            // compare identities instead of hashing the helper's bytes (decision 0838).
+            spares.replenish(installed);
             readFrames(p, st);
             helperExit = awaitExit(p, st);
         } catch (RuntimeException e) {
@@ -198,6 +203,9 @@ public final class HelperRun implements SupervisedRun {
         closeLifeline();
         if (st.watchdog != null) {
             st.watchdog.cancel(false);
+        }
+        if (started != null) {
+            spares.ended(started);
         }
         finish(st, buildResult(st, helperExit), helperExit);
         spares.replenish(installed);

@@ -2,6 +2,8 @@ package dev.skillgate.runner.linux.internal;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,12 +14,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * nothing until a launch hands it one. A launch that takes a spare still checks the file at rest
  * first, so tampering is reported at the next launch; the spare is then discarded with it. Closing a
  * spare's stdin makes it exit without starting anything; so does the JVM's exit.
+ *
+ * <p>It also keeps the live helpers this JVM started and verified (the spare and every helper a
+ * launch took or started), as witnesses for {@link HelperImage}: while one of them still runs the
+ * helper file, starting another helper or checking the file at rest compares identities instead of
+ * hashing the bytes (decision 0838). A new spare is therefore started as soon as a launch has its
+ * helper, while that helper lives, rather than after the run.
  */
 final class SpareHelper {
     private final HelperLauncher launcher;
     private final boolean enabled;
     private final ExecutorService threads;
-    private final AtomicReference<Process> spare = new AtomicReference<>();
+    private final AtomicReference<HelperImage.Started> spare = new AtomicReference<>();
+    private final Live live = new Live();
 
     SpareHelper(HelperLauncher launcher, boolean enabled, ExecutorService threads) {
         this.launcher = launcher;
@@ -27,19 +36,21 @@ final class SpareHelper {
 
     /** A live spare if there is one (after a check at rest), otherwise a freshly started helper. */
     HelperImage.Start take(HelperInstaller.Installed installed) {
-        Process p = spare.getAndSet(null);
-        if (p != null && p.isAlive()) {
-            Optional<HelperInstaller.Unavailable> atRest = HelperImage.checkAtRest(installed);
+        HelperImage.Started s = spare.getAndSet(null);
+        if (s != null && s.process().isAlive()) {
+            // The spare itself is the witness: if it still runs the file found at rest, unchanged,
+            // that file's bytes are the ones it was verified with (decision 0838).
+            Optional<HelperInstaller.Unavailable> atRest = HelperImage.checkAtRest(installed, Optional.of(s));
             if (atRest.isPresent()) {
-                retire(p);
+                retire(s.process());
                 return new HelperImage.Refused(atRest.get());
             }
-            return new HelperImage.Started(p);
+            return s;
         }
-        if (p != null) {
-            retire(p);
+        if (s != null) {
+            retire(s.process());
         }
-        return HelperImage.start(installed, launcher, List.of());
+        return HelperImage.start(installed, launcher, List.of(), live);
     }
 
     /** Starts a new spare in the background if enabled and none is waiting. */
@@ -52,8 +63,8 @@ final class SpareHelper {
                 return;
             }
             // A refusal leaves no spare; the next launch starts its own helper and reports why.
-            if (HelperImage.start(installed, launcher, List.of()) instanceof HelperImage.Started s
-                    && !spare.compareAndSet(null, s.process())) {
+            if (HelperImage.start(installed, launcher, List.of(), live) instanceof HelperImage.Started s
+                    && !spare.compareAndSet(null, s)) {
                 retire(s.process());
             }
         });
@@ -61,9 +72,33 @@ final class SpareHelper {
 
     /** Drops the waiting spare, if any. */
     void discard() {
-        Process p = spare.getAndSet(null);
-        if (p != null) {
-            retire(p);
+        HelperImage.Started s = spare.getAndSet(null);
+        if (s != null) {
+            retire(s.process());
+        }
+    }
+
+    /** The launch that used {@code helper} is over: it no longer vouches for anything. */
+    void ended(HelperImage.Started helper) {
+        live.helpers.remove(helper);
+    }
+
+    /**
+     * The verified helpers that may still be alive; dead ones are dropped on each look-up. Whether a
+     * witness still runs the file is decided by {@link HelperImage#stillRuns} at its use, not here.
+     */
+    private static final class Live implements HelperImage.Witnesses {
+        final Set<HelperImage.Started> helpers = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public Optional<HelperImage.Started> any() {
+            helpers.removeIf(h -> !h.process().isAlive());
+            return helpers.stream().findFirst();
+        }
+
+        @Override
+        public void add(HelperImage.Started started) {
+            helpers.add(started);
         }
     }
 
