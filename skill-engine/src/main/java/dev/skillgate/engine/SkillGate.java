@@ -105,12 +105,19 @@ public final class SkillGate implements AutoCloseable {
     private final SkillGateAdmin admin;
     private final boolean ownsAdmin;
     private final ExecuteCapability capability;
+    private final LinuxSubreaperSupervisor builtInSupervisor;
 
-    private SkillGate(EngineCore core, SkillGateAdmin admin, boolean ownsAdmin, ExecuteCapability capability) {
+    private SkillGate(
+            EngineCore core,
+            SkillGateAdmin admin,
+            boolean ownsAdmin,
+            ExecuteCapability capability,
+            LinuxSubreaperSupervisor builtInSupervisor) {
         this.core = core;
         this.admin = admin;
         this.ownsAdmin = ownsAdmin;
         this.capability = capability;
+        this.builtInSupervisor = builtInSupervisor;
     }
 
     /** A builder. Data directory and at least one skill root are required. */
@@ -255,6 +262,8 @@ public final class SkillGate implements AutoCloseable {
         // waiting one ends ENGINE_CLOSED and is counted (decision 0762).
         DrainReport report = Settlements.drain(core.id(), maxWait);
         core.endAllRuns();
+        // The built-in supervisor's spare helper (decision 0848) exits with the gate, not the JVM.
+        builtInSupervisor.close();
         admin.revokeEngineCapability(capability);
         if (ownsAdmin) {
             admin.close();
@@ -685,6 +694,7 @@ public final class SkillGate implements AutoCloseable {
             Path data = dataDirectory;
             ConfinementPolicy l2 = confinement;
             Optional<Path> cgroup = delegatedCgroup;
+            LinuxSubreaperSupervisor builtIn = builtInSupervisor(data, l2, cgroup);
             EngineCore core = new EngineCore(new EngineCore.Config(
                     dataDirectory,
                     skillRoots,
@@ -693,7 +703,7 @@ public final class SkillGate implements AutoCloseable {
                     approvalTimeout,
                     effectiveAdmin.view(),
                     capability,
-                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(data, l2, cgroup)),
+                    () -> SupervisorSelector.select(explicit, named, unproven, candidates(builtIn)),
                     listener,
                     effectiveAdmin.trail(),
                     Optional.ofNullable(agentContext),
@@ -710,7 +720,7 @@ public final class SkillGate implements AutoCloseable {
                     ceilings));
             // No janitor sweep here: a retained staging directory is an unknown outcome, listed by
             // unresolved() and removed only by the audited SkillGateAdmin.resolve (SPEC §12).
-            return new SkillGate(core, effectiveAdmin, owns, capability);
+            return new SkillGate(core, effectiveAdmin, owns, capability, builtIn);
         }
 
         private static void createPrivateDirectory(Path dir) throws IOException {
@@ -799,17 +809,24 @@ public final class SkillGate implements AutoCloseable {
             return out;
         }
 
-        private static List<ProcessSupervisor> candidates(
+        /**
+         * The Linux subreaper supervisor (off Linux it reports itself unavailable). It keeps one spare
+         * helper started ahead of the next launch once it is first used (decision 0848); the gate's
+         * {@link SkillGate#close} retires it, so no idle helper outlives the gate.
+         */
+        private static LinuxSubreaperSupervisor builtInSupervisor(
                 Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup) {
-            List<ProcessSupervisor> out = new ArrayList<>();
-            // Built in: the Linux subreaper supervisor (off Linux it reports itself unavailable).
-            // No spare helper: a pre-started idle helper per gate would outlive the gate.
             LinuxSubreaperSupervisor.Builder linux = LinuxSubreaperSupervisor.builder()
                     .dataDirectory(dataDirectory)
                     .confinement(confinement)
-                    .spareHelper(false);
+                    .spareHelper(true);
             cgroup.ifPresent(linux::delegatedCgroup);
-            out.add(linux.build());
+            return linux.build();
+        }
+
+        private static List<ProcessSupervisor> candidates(LinuxSubreaperSupervisor builtIn) {
+            List<ProcessSupervisor> out = new ArrayList<>();
+            out.add(builtIn);
             Iterator<ProcessSupervisor> it =
                     ServiceLoader.load(ProcessSupervisor.class).iterator();
             for (int i = 0; i < MAX_PROVIDERS; i++) {

@@ -46,7 +46,7 @@ import org.apiguardian.api.API;
  * applied and each L2 part's outcome.
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
-public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
+public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCloseable {
 
     /** The name this supervisor reports. */
     public static final String NAME = "linux-subreaper";
@@ -57,6 +57,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
     private final boolean spareHelper;
     private final Optional<Path> delegatedCgroup;
     private volatile SupervisorCore core;
+    private boolean closed;
 
     private LinuxSubreaperSupervisor(Builder b) {
         this.dataDirectory = b.dataDirectory;
@@ -86,6 +87,24 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
         return core().launch(spec, listener);
     }
 
+    /**
+     * Retires the spare helper ({@link Builder#spareHelper(boolean)}), if one is waiting: it exits
+     * without starting anything, and no spare is started again. Runs in flight are not touched, and
+     * later launches still work, each starting its own helper. Idempotent; a supervisor never used
+     * has nothing to retire. Without it, a waiting spare exits when this JVM does.
+     */
+    @Override
+    public void close() {
+        SupervisorCore c;
+        synchronized (this) {
+            closed = true;
+            c = core;
+        }
+        if (c != null) {
+            c.closeSpare();
+        }
+    }
+
     /** The Landlock policy this supervisor was built with. */
     public LandlockPolicy landlockPolicy() {
         return landlock;
@@ -113,7 +132,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor {
                             policyByte(confinement),
                             delegatedCgroup,
                             HelperLauncher.direct(),
-                            spareHelper);
+                            spareHelper && !closed);
                     core = c;
                 }
             }

@@ -463,7 +463,9 @@ final class HelperImage {
      * {@code exec}s itself, so two such checks bracket a time in which the inode stayed write-denied.
      */
     static boolean stillRuns(Started witness, Identity identity) {
-        return witness.identity().dev() == identity.dev()
+        // Only on a kernel seen to write-deny executables in this JVM (decision 0848).
+        return WriteDenyProbe.holds()
+                && witness.identity().dev() == identity.dev()
                 && witness.identity().ino() == identity.ino()
                 && witness.process().isAlive()
                 && runsInode(witness.process(), identity).isEmpty();

@@ -27,6 +27,7 @@ final class SpareHelper {
     private final ExecutorService threads;
     private final AtomicReference<HelperImage.Started> spare = new AtomicReference<>();
     private final Live live = new Live();
+    private volatile boolean closed;
 
     SpareHelper(HelperLauncher launcher, boolean enabled, ExecutorService threads) {
         this.launcher = launcher;
@@ -55,19 +56,33 @@ final class SpareHelper {
 
     /** Starts a new spare in the background if enabled and none is waiting. */
     void replenish(HelperInstaller.Installed installed) {
-        if (!enabled || spare.get() != null) {
+        if (!enabled || closed || spare.get() != null) {
             return;
         }
         threads.execute(() -> {
-            if (spare.get() != null) {
+            if (closed || spare.get() != null) {
                 return;
             }
             // A refusal leaves no spare; the next launch starts its own helper and reports why.
-            if (HelperImage.start(installed, launcher, List.of(), live) instanceof HelperImage.Started s
-                    && !spare.compareAndSet(null, s)) {
-                retire(s.process());
+            if (HelperImage.start(installed, launcher, List.of(), live) instanceof HelperImage.Started s) {
+                if (!spare.compareAndSet(null, s)) {
+                    retire(s.process());
+                } else if (closed) {
+                    // Closed while this spare was starting: the close's discard may have run before
+                    // the spare was set, so it is retired here; nothing outlives close().
+                    discard();
+                }
             }
         });
+    }
+
+    /**
+     * No spare from now on: the waiting one, if any, exits without starting anything, and none is
+     * started again. Launches still work; each starts its own helper. Idempotent.
+     */
+    void close() {
+        closed = true;
+        discard();
     }
 
     /** Drops the waiting spare, if any. */

@@ -177,6 +177,8 @@ public final class SupervisorCore {
                 confinementPolicy,
                 delegatedCgroup,
                 spares);
+        // Once per JVM, before any witness may vouch (decision 0848): does this kernel write-deny?
+        WriteDenyProbe.ask(inst.binary().getParent());
         spares.replenish(inst);
         return core;
     }
@@ -218,6 +220,14 @@ public final class SupervisorCore {
                 confinementPolicy,
                 delegatedCgroup,
                 spares);
+    }
+
+    /**
+     * Retires the spare helper, if one waits, and starts no more spares; launches still work, each
+     * with a helper of its own. Idempotent.
+     */
+    public void closeSpare() {
+        spares.close();
     }
 
     /** What this supervisor offers here. */

@@ -1,0 +1,156 @@
+package dev.skillgate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.skillgate.consent.ApprovalDecision;
+import dev.skillgate.consent.ApprovalRequest;
+import dev.skillgate.consent.WorkflowApprovalRequest;
+import dev.skillgate.consent.spi.ApprovalChannel;
+import dev.skillgate.model.AgentId;
+import dev.skillgate.model.ExecutionStatus;
+import dev.skillgate.model.RunId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * Decision 0848: the gate's built-in supervisor keeps one spare helper started ahead of the next
+ * launch, and {@link SkillGate#close()} retires it, so no idle helper outlives the gate. The helpers
+ * are found as this JVM's children whose executable lies in the test's own data directory.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.Timeout(120)
+@EnabledOnOs(OS.LINUX)
+class GateSpareHelperTest {
+    private final String marker = Support.newMarker();
+    private Path base;
+    private Path skills;
+    private Path workspace;
+
+    @BeforeAll
+    void setUp() throws IOException {
+        base = Files.createTempDirectory("skillgate-engine-spare");
+        Path root = Support.hostileRoot(base, marker);
+        skills = Files.createDirectories(root.resolve("skills"));
+        workspace = Files.createDirectories(root.resolve("ws"));
+        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+    }
+
+    @AfterAll
+    void noSurvivors() throws IOException {
+        Support.assertNoSurvivors(marker, base);
+    }
+
+    private static final class Approve implements ApprovalChannel {
+        @Override
+        public CompletionStage<ApprovalDecision> request(ApprovalRequest request) {
+            return CompletableFuture.completedFuture(request.approve());
+        }
+
+        @Override
+        public CompletionStage<ApprovalDecision> requestWorkflow(WorkflowApprovalRequest request) {
+            return CompletableFuture.completedFuture(ApprovalDecision.deny("no workflows here"));
+        }
+    }
+
+    /** This JVM's live children that execute a file below {@code data}. */
+    private static List<ProcessHandle> helpersOf(Path data) {
+        String prefix = data.toAbsolutePath().toString() + "/";
+        return ProcessHandle.current()
+                .children()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().command().map(c -> c.startsWith(prefix)).orElse(false))
+                .toList();
+    }
+
+    private static List<ProcessHandle> awaitHelpers(Path data, boolean present) throws InterruptedException {
+        long end = System.nanoTime() + 20_000_000_000L;
+        List<ProcessHandle> now = helpersOf(data);
+        while ((present == now.isEmpty()) && System.nanoTime() < end) {
+            Thread.sleep(20);
+            now = helpersOf(data);
+        }
+        return now;
+    }
+
+    private SkillGate gate(Path data) {
+        return SkillGate.builder()
+                .dataDirectory(data)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(new Approve())
+                .build();
+    }
+
+    @Test
+    void aSpareWaitsBetweenExecutesAndCloseRetiresIt() throws Exception {
+        Path data = base.resolve("data-open");
+        SkillGate gate = gate(data);
+        try {
+            assertThat(helpersOf(data))
+                    .as("nothing is started before the first use")
+                    .isEmpty();
+            for (int i = 0; i < 3; i++) {
+                assertThat(gate.execute(ExecutionRequest.of(
+                                        RunId.random(),
+                                        AgentId.of("spare"),
+                                        "hello-world",
+                                        "{\"name\":\"s\"}",
+                                        workspace))
+                                .status())
+                        .isEqualTo(ExecutionStatus.SUCCEEDED);
+            }
+            List<ProcessHandle> spare = awaitHelpers(data, true);
+            assertThat(spare).as("one spare helper waits for the next launch").hasSize(1);
+        } finally {
+            gate.close();
+        }
+        assertThat(awaitHelpers(data, false))
+                .as("no helper outlives the gate's close")
+                .isEmpty();
+    }
+
+    @Test
+    void aGateClosedRightAfterAnExecuteLeavesNoHelperEvenIfItsSpareWasStillStarting() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            Path data = base.resolve("data-race-" + round);
+            SkillGate gate = gate(data);
+            try {
+                assertThat(gate.execute(ExecutionRequest.of(
+                                        RunId.random(),
+                                        AgentId.of("spare"),
+                                        "hello-world",
+                                        "{\"name\":\"r\"}",
+                                        workspace))
+                                .status())
+                        .isEqualTo(ExecutionStatus.SUCCEEDED);
+            } finally {
+                gate.close();
+            }
+            // A spare that was still starting when close ran is retired by its starter; allow for
+            // that start to finish before looking for the last time.
+            Thread.sleep(500);
+            assertThat(awaitHelpers(data, false))
+                    .as("round %d: no helper outlives the gate's close", round)
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void aClosedGatesSupervisorStartsNoSpareEvenIfItWasNeverUsed() throws Exception {
+        Path data = base.resolve("data-unused");
+        SkillGate gate = gate(data);
+        gate.close();
+        Thread.sleep(300);
+        assertThat(helpersOf(data)).isEmpty();
+    }
+}
