@@ -180,7 +180,8 @@ public abstract class Dir implements Closeable {
 
         @Override
         public BasicFileAttributes stat(Name name) throws IOException {
-            return Files.readAttributes(path.resolve(name.path()), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return Files.readAttributes(
+                    path.resolve(name.path()), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         }
 
         @Override

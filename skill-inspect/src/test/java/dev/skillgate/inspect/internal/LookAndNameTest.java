@@ -86,7 +86,9 @@ class LookAndNameTest {
 
             BasicFileAttributes sized = dir.stat(name);
             Files.setLastModifiedTime(file, FileTime.fromMillis(1_700_000_000_001L));
-            assertThat(ReaderCore.sameLook(sized, dir.stat(name))).as("time changed").isFalse();
+            assertThat(ReaderCore.sameLook(sized, dir.stat(name)))
+                    .as("time changed")
+                    .isFalse();
 
             // A same-size rewrite with the time put back keeps every field: only the bytes show it,
             // which is why the verification pass compares them (decision 0241).
@@ -119,7 +121,7 @@ class LookAndNameTest {
         SharedVerification pass = reader.shareVerification(captured, List.of());
         pass.help(() -> ByteBuffer.allocateDirect(64 * 1024));
         assertThatThrownBy(pass::finish)
-                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.diagnostic().code())
-                        .isEqualTo(ErrorCode.SOURCE_CHANGED));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.diagnostic().code()).isEqualTo(ErrorCode.SOURCE_CHANGED));
     }
 }
