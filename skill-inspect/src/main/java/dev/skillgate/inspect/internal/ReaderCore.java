@@ -813,7 +813,7 @@ public final class ReaderCore {
      * Whether two looks at one name saw the same file: equal file keys ({@code equals} of the keys
      * themselves, device and inode on Linux), sizes and modification times. At least as strict as
      * comparing their {@link #identity identities} (equal keys have equal texts), without building
-     * the key texts and instants, which was a tenth of a capture read's CPU.
+     * the key texts and instants for every look (decision 0843).
      */
     static boolean sameLook(BasicFileAttributes a, BasicFileAttributes b) {
         return a.size() == b.size()
