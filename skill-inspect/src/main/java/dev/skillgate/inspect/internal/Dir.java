@@ -51,7 +51,15 @@ public abstract class Dir implements Closeable {
     public abstract Path path();
 
     /** Attributes of the entry {@code name}, not following a link; {@link NoSuchFileException} if absent. */
-    public abstract BasicFileAttributes stat(String name) throws IOException;
+    public final BasicFileAttributes stat(String name) throws IOException {
+        return stat(Name.of(name));
+    }
+
+    /**
+     * {@link #stat(String)} for a name checked once by {@link Name#of}: a file that is looked at,
+     * opened and looked at again costs one name check and one {@code Path} instead of three.
+     */
+    public abstract BasicFileAttributes stat(Name name) throws IOException;
 
     /** Attributes of this open directory itself. */
     public abstract BasicFileAttributes self() throws IOException;
@@ -60,13 +68,46 @@ public abstract class Dir implements Closeable {
     public abstract Dir openDir(String name) throws IOException;
 
     /** Opens the regular file {@code name} for reading, refusing a link. */
-    public abstract SeekableByteChannel openFile(String name) throws IOException;
+    public final SeekableByteChannel openFile(String name) throws IOException {
+        return openFile(Name.of(name));
+    }
+
+    /** {@link #openFile(String)} for a name checked once by {@link Name#of}. */
+    public abstract SeekableByteChannel openFile(Name name) throws IOException;
 
     /**
      * Up to {@code max + 1} entry names (more than {@code max} means the directory holds more than the
      * bound); {@code .} and {@code ..} are never listed. Can be called once.
      */
     public abstract List<String> list(int max) throws IOException;
+
+    /**
+     * One directory entry's name, checked once: not empty, no {@code /}, not {@code .} or {@code
+     * ..}, a valid path on this platform. Only {@link #of} makes one, so a {@code Name} is always a
+     * single segment that {@link #stat(Name)} and {@link #openFile(Name)} resolve relative to their
+     * directory (never an absolute path, never a walk up).
+     */
+    public static final class Name {
+        private final Path path;
+
+        private Name(Path path) {
+            this.path = path;
+        }
+
+        /** The checked name; {@link NoSuchFileException} for anything that is not one plain segment. */
+        public static Name of(String name) throws NoSuchFileException {
+            return new Name(name(name));
+        }
+
+        Path path() {
+            return path;
+        }
+
+        @Override
+        public String toString() {
+            return path.toString();
+        }
+    }
 
     static Path name(String name) throws NoSuchFileException {
         if (name.isEmpty() || name.indexOf('/') >= 0 || name.equals(".") || name.equals("..")) {
@@ -94,8 +135,8 @@ public abstract class Dir implements Closeable {
         }
 
         @Override
-        public BasicFileAttributes stat(String name) throws IOException {
-            return stream.getFileAttributeView(name(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        public BasicFileAttributes stat(Name name) throws IOException {
+            return stream.getFileAttributeView(name.path(), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                     .readAttributes();
         }
 
@@ -110,8 +151,8 @@ public abstract class Dir implements Closeable {
         }
 
         @Override
-        public SeekableByteChannel openFile(String name) throws IOException {
-            return stream.newByteChannel(name(name), READ_NOFOLLOW);
+        public SeekableByteChannel openFile(Name name) throws IOException {
+            return stream.newByteChannel(name.path(), READ_NOFOLLOW);
         }
 
         @Override
@@ -138,8 +179,9 @@ public abstract class Dir implements Closeable {
         }
 
         @Override
-        public BasicFileAttributes stat(String name) throws IOException {
-            return Files.readAttributes(path.resolve(name(name)), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        public BasicFileAttributes stat(Name name) throws IOException {
+            return Files.readAttributes(
+                    path.resolve(name.path()), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         }
 
         @Override
@@ -159,8 +201,8 @@ public abstract class Dir implements Closeable {
         }
 
         @Override
-        public SeekableByteChannel openFile(String name) throws IOException {
-            return Files.newByteChannel(path.resolve(name(name)), READ_NOFOLLOW);
+        public SeekableByteChannel openFile(Name name) throws IOException {
+            return Files.newByteChannel(path.resolve(name.path()), READ_NOFOLLOW);
         }
 
         @Override

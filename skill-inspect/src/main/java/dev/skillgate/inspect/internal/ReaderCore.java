@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -471,17 +472,21 @@ public final class ReaderCore {
             Opened opened, Map<String, Dir> dirs, PortablePath path, BatchRead read, ByteBuffer window) throws Refusal {
         try {
             Dir parent = cachedParent(opened, dirs, path);
-            BasicFileAttributes a = statRegular(parent, path.fileName(), path.value());
+            String location = path.value();
+            Dir.Name name = entryName(path.fileName(), location); // checked once, used three times
+            BasicFileAttributes a = statRegular(parent, name, location);
             if (!identity(a).equals(read.identity())) {
-                throw changed(path.value());
+                throw changed(location);
             }
-            try (SeekableByteChannel channel = parent.openFile(path.fileName())) {
+            try (SeekableByteChannel channel = parent.openFile(name)) {
                 if (!sameContent(channel, read.bytes(), window)) {
-                    throw changed(path.value());
+                    throw changed(location);
                 }
             }
-            if (!identity(parent.stat(path.fileName())).equals(read.identity())) {
-                throw changed(path.value());
+            // The first look equals the captured identity, so a second look equal to the first
+            // (compared field by field, at least as strictly as identity().equals) equals it too.
+            if (!sameLook(a, parent.stat(name))) {
+                throw changed(location);
             }
         } catch (Refusal r) {
             throw r.diagnostic().code() == ErrorCode.SOURCE_CHANGED ? r : changed(path.value());
@@ -509,6 +514,17 @@ public final class ReaderCore {
 
     private static Dir cachedParent(Opened opened, Map<String, Dir> dirs, PortablePath path)
             throws Refusal, IOException {
+        String value = path.value();
+        int slash = value.lastIndexOf('/');
+        if (slash < 0) {
+            return opened.root();
+        }
+        // The directory was opened (and its identity checked) for an earlier file of this batch:
+        // the same descriptor, found without splitting the path again.
+        Dir known = dirs.get(value.substring(0, slash));
+        if (known != null) {
+            return known;
+        }
         Dir dir = opened.root();
         List<String> segments = parentSegments(path);
         StringBuilder key = new StringBuilder();
@@ -531,7 +547,7 @@ public final class ReaderCore {
     private BatchRead readExact(Dir parent, BatchRequest request, ByteBuffer probe) throws Refusal, IOException {
         PortablePath path = request.path();
         String location = path.value();
-        String name = path.fileName();
+        Dir.Name name = entryName(path.fileName(), location); // checked once, used three times
         BasicFileAttributes before = statRegular(parent, name, location);
         if (before.size() > request.maxBytes()) {
             throw new Refusal(
@@ -567,10 +583,10 @@ public final class ReaderCore {
         } catch (NoSuchFileException e) {
             throw changed(location);
         }
-        FileIdentity id = identity(before);
-        if (!id.equals(identity(after))) {
+        if (!sameLook(before, after)) {
             throw changed(location);
         }
+        FileIdentity id = identity(before);
         if (request.text()) {
             int bad = Utf8.firstInvalid(bytes, 0, bytes.length);
             if (bad >= 0) {
@@ -777,6 +793,35 @@ public final class ReaderCore {
     }
 
     private static BasicFileAttributes statRegular(Dir parent, String name, String location)
+            throws Refusal, IOException {
+        return statRegular(parent, entryName(name, location), location);
+    }
+
+    /**
+     * A checked entry name; a name that cannot be one (which {@link Dir#stat(String)} reports as
+     * absent) is {@code READ_NOT_FOUND}, as that look would have reported it.
+     */
+    private static Dir.Name entryName(String name, String location) throws Refusal {
+        try {
+            return Dir.Name.of(name);
+        } catch (NoSuchFileException e) {
+            throw new Refusal(ErrorCode.READ_NOT_FOUND, location, "'" + Text.excerpt(location) + "' does not exist");
+        }
+    }
+
+    /**
+     * Whether two looks at one name saw the same file: equal file keys ({@code equals} of the keys
+     * themselves, device and inode on Linux), sizes and modification times. At least as strict as
+     * comparing their {@link #identity identities} (equal keys have equal texts), without building
+     * the key texts and instants for every look (decision 0843).
+     */
+    static boolean sameLook(BasicFileAttributes a, BasicFileAttributes b) {
+        return a.size() == b.size()
+                && Objects.equals(a.fileKey(), b.fileKey())
+                && a.lastModifiedTime().equals(b.lastModifiedTime());
+    }
+
+    private static BasicFileAttributes statRegular(Dir parent, Dir.Name name, String location)
             throws Refusal, IOException {
         BasicFileAttributes a;
         try {
