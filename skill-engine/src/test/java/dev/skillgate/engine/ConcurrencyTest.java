@@ -44,11 +44,10 @@ class ConcurrencyTest {
 
     @BeforeAll
     void setUp() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-race");
-        Path root = Support.hostileRoot(base, marker);
-        skills = Files.createDirectories(root.resolve("skills"));
-        workspace = Files.createDirectories(root.resolve("ws"));
-        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+        Support.HelloWorldRoot tree = Support.helloWorldRoot("skillgate-engine-race", marker);
+        base = tree.base();
+        skills = tree.skills();
+        workspace = tree.workspace();
         // Prints after 300 ms without reading stdin: a window for cancels to land while it runs.
         Bundles.fixtureSkill(skills, "slow", dev.skillgate.fixtures.NodeFixture.NEVER_READS_STDIN, 10_000);
     }

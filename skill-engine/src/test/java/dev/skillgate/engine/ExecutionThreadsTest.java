@@ -46,11 +46,10 @@ class ExecutionThreadsTest {
 
     @BeforeAll
     void setUp() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-threads");
-        Path root = Support.hostileRoot(base, marker);
-        skills = Files.createDirectories(root.resolve("skills"));
-        workspace = Files.createDirectories(root.resolve("ws"));
-        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+        Support.HelloWorldRoot tree = Support.helloWorldRoot("skillgate-engine-threads", marker);
+        base = tree.base();
+        skills = tree.skills();
+        workspace = tree.workspace();
     }
 
     @AfterAll
@@ -87,23 +86,27 @@ class ExecutionThreadsTest {
         }
     }
 
+    private SkillGate gate(SkillGateAdmin admin, ApprovalChannel channel, ExecutionListener listener) {
+        return SkillGate.builder()
+                .admin(admin)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(channel)
+                .listener(listener)
+                .build();
+    }
+
     @Test
     void executionsWaitingForAHumanAtOnceEachHaveTheirOwnThreadNamedAfterTheRun() throws Exception {
         Map<RunId, Thread> seen = new ConcurrentHashMap<>();
         Map<RunId, String> names = new ConcurrentHashMap<>();
         try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
-                SkillGate gate = SkillGate.builder()
-                        .admin(admin)
-                        .skillRoot(skills)
-                        .nodeRuntime(Support.runtime())
-                        .approvalChannel(new ApproveTogether(3))
-                        .listener(event -> {
-                            if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
-                                seen.put(event.run(), Thread.currentThread());
-                                names.put(event.run(), Thread.currentThread().getName());
-                            }
-                        })
-                        .build()) {
+                SkillGate gate = gate(admin, new ApproveTogether(3), event -> {
+                    if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
+                        seen.put(event.run(), Thread.currentThread());
+                        names.put(event.run(), Thread.currentThread().getName());
+                    }
+                })) {
             List<RunId> runs = List.of(RunId.random(), RunId.random(), RunId.random());
             List<PendingExecution> pending = runs.stream()
                     .map(run -> gate.executeAsync(ExecutionRequest.of(
@@ -127,17 +130,11 @@ class ExecutionThreadsTest {
     void noCallersInheritableThreadLocalReachesAnExecutionThreadNeitherItsOwnNorAnEarlierCallers() throws Exception {
         Map<RunId, String> tenants = new ConcurrentHashMap<>();
         try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
-                SkillGate gate = SkillGate.builder()
-                        .admin(admin)
-                        .skillRoot(skills)
-                        .nodeRuntime(Support.runtime())
-                        .approvalChannel(new ApproveTogether(1))
-                        .listener(event -> {
-                            if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
-                                tenants.put(event.run(), String.valueOf(TENANT.get()));
-                            }
-                        })
-                        .build()) {
+                SkillGate gate = gate(admin, new ApproveTogether(1), event -> {
+                    if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
+                        tenants.put(event.run(), String.valueOf(TENANT.get()));
+                    }
+                })) {
             List<RunId> runs = new java.util.ArrayList<>();
             for (String tenant : List.of("tenant-a", "tenant-b", "tenant-c")) {
                 RunId run = RunId.random();
@@ -165,18 +162,12 @@ class ExecutionThreadsTest {
         ClassLoader mine = new URLClassLoader(new URL[0], getClass().getClassLoader());
         ClassLoader before = Thread.currentThread().getContextClassLoader();
         try (SkillGateAdmin admin = SkillGateAdmin.open(Files.createTempDirectory(base, "data"));
-                SkillGate gate = SkillGate.builder()
-                        .admin(admin)
-                        .skillRoot(skills)
-                        .nodeRuntime(Support.runtime())
-                        .approvalChannel(new ApproveTogether(1))
-                        .listener(event -> {
-                            if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
-                                loaders.put(event.run(), Thread.currentThread().getContextClassLoader());
-                                threads.put(event.run(), Thread.currentThread());
-                            }
-                        })
-                        .build()) {
+                SkillGate gate = gate(admin, new ApproveTogether(1), event -> {
+                    if (event.kind() == ExecutionEvent.Kind.CAPTURED) {
+                        loaders.put(event.run(), Thread.currentThread().getContextClassLoader());
+                        threads.put(event.run(), Thread.currentThread());
+                    }
+                })) {
             RunId first = RunId.random();
             Thread.currentThread().setContextClassLoader(mine);
             try {

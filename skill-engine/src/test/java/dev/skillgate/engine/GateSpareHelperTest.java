@@ -10,7 +10,6 @@ import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,11 +37,10 @@ class GateSpareHelperTest {
 
     @BeforeAll
     void setUp() throws IOException {
-        base = Files.createTempDirectory("skillgate-engine-spare");
-        Path root = Support.hostileRoot(base, marker);
-        skills = Files.createDirectories(root.resolve("skills"));
-        workspace = Files.createDirectories(root.resolve("ws"));
-        Support.copySkill(Support.examples().resolve("hello-world"), skills);
+        Support.HelloWorldRoot tree = Support.helloWorldRoot("skillgate-engine-spare", marker);
+        base = tree.base();
+        skills = tree.skills();
+        workspace = tree.workspace();
     }
 
     @AfterAll

@@ -104,6 +104,19 @@ final class Support {
         return out;
     }
 
+    /** A class's tree: {@code base}, and below its hostile root {@code skills/} (with hello-world) and {@code ws/}. */
+    record HelloWorldRoot(Path base, Path skills, Path workspace) {}
+
+    /** A new {@link HelloWorldRoot} in a temporary directory named by {@code prefix}. */
+    static HelloWorldRoot helloWorldRoot(String prefix, String marker) throws IOException {
+        Path base = Files.createTempDirectory(prefix);
+        Path root = hostileRoot(base, marker);
+        Path skills = Files.createDirectories(root.resolve("skills"));
+        Path workspace = Files.createDirectories(root.resolve("ws"));
+        copySkill(examples().resolve("hello-world"), skills);
+        return new HelloWorldRoot(base, skills, workspace);
+    }
+
     /**
      * One test's directories, under the class's hostile root: {@code skills/} and {@code work space}
      * exist (empty), {@code data dir} does not (the engine creates it). The spaces are deliberate.
