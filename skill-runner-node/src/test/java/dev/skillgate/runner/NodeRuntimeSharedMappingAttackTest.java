@@ -102,14 +102,8 @@ class NodeRuntimeSharedMappingAttackTest {
 
     @Test
     void aNodeTheRunningUserMayWriteIsHashedEveryTimeSoAStoreThroughASharedMappingIsCaught() throws Exception {
-        Path node = Files.copy(TestSupport.node(), dir.resolve("node"));
-        Files.setAttribute(node, "unix:mode", 0755);
+        Path node = ownedCopyOfNode(dir);
         int owner = uid(node);
-        if (owner == 0) {
-            Files.setAttribute(node, "unix:uid", OWNER, LinkOption.NOFOLLOW_LINKS);
-            owner = OWNER;
-        }
-        Thread.sleep(SHORT_SETTLE.toMillis() * 3);
         Sha256Digest pinned = Sha256Digest.hash(Files.readAllBytes(node));
         String version = TestSupport.nodeVersion();
         NodeRuntime mine = NodeRuntime.pin(node, version, Optional.of(pinned), SHORT_SETTLE, Optional.of(owner));
@@ -174,14 +168,8 @@ class NodeRuntimeSharedMappingAttackTest {
         try {
             String type = Files.getFileStore(ext).type();
             assumeTrue(Set.of("ext2", "ext3", "ext4", "xfs", "btrfs").contains(type), "build directory on " + type);
-            Path node = Files.copy(TestSupport.node(), ext.resolve("node"));
-            Files.setAttribute(node, "unix:mode", 0755);
+            Path node = ownedCopyOfNode(ext);
             int owner = uid(node);
-            if (owner == 0) {
-                Files.setAttribute(node, "unix:uid", OWNER, LinkOption.NOFOLLOW_LINKS);
-                owner = OWNER;
-            }
-            Thread.sleep(SHORT_SETTLE.toMillis() * 3);
             Sha256Digest pinned = Sha256Digest.hash(Files.readAllBytes(node));
             NodeRuntime mine = NodeRuntime.pin(
                     node, TestSupport.nodeVersion(), Optional.of(pinned), SHORT_SETTLE, Optional.of(owner));
@@ -202,5 +190,19 @@ class NodeRuntimeSharedMappingAttackTest {
         } finally {
             new ProcessBuilder("rm", "-rf", ext.toString()).start().waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * A copy of node in {@code where}, mode 0755, owned by a non-root uid (given to {@link #OWNER} when
+     * the test runs as root), after the settle time so its identity is stable.
+     */
+    private static Path ownedCopyOfNode(Path where) throws IOException, InterruptedException {
+        Path node = Files.copy(TestSupport.node(), where.resolve("node"));
+        Files.setAttribute(node, "unix:mode", 0755);
+        if (uid(node) == 0) {
+            Files.setAttribute(node, "unix:uid", OWNER, LinkOption.NOFOLLOW_LINKS);
+        }
+        Thread.sleep(SHORT_SETTLE.toMillis() * 3);
+        return node;
     }
 }
