@@ -58,8 +58,7 @@ class FilePolicyStoreReuseTest {
 
     @Test
     void theSameBytesReuseTheVerdictAndEqualSettingsComeBack() throws IOException {
-        PolicyStore store = PolicyStore.privateFile(tmp.resolve("data"));
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(tmp.resolve("data"));
         PolicyLoad first = store.load();
         PolicyLoad second = store.load();
         assertThat(first.status()).isEqualTo(PolicyLoad.Status.FOUND);
@@ -70,8 +69,7 @@ class FilePolicyStoreReuseTest {
     @Test
     void aSameSizeEditInPlaceWithTheModificationTimeRestoredIsSeenAtOnce() throws IOException {
         Path dir = tmp.resolve("data");
-        PolicyStore store = PolicyStore.privateFile(dir);
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(dir);
         Path file = dir.resolve("policy.json");
         PolicyLoad before = store.load();
         byte[] other = PolicyCodec.encode(settings(ID_B, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
@@ -91,17 +89,9 @@ class FilePolicyStoreReuseTest {
     @Test
     void aFileRenamedOverWithTheSameModificationTimeIsSeenAtOnce() throws IOException {
         Path dir = tmp.resolve("data");
-        PolicyStore store = PolicyStore.privateFile(dir);
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(dir);
         Path file = dir.resolve("policy.json");
-        assertThat(store.load()
-                        .settings()
-                        .scopes()
-                        .get(0)
-                        .receipt()
-                        .orElseThrow()
-                        .id())
-                .isEqualTo(UUID.fromString(ID_A));
+        assertThat(firstReceiptId(store.load())).isEqualTo(UUID.fromString(ID_A));
         FileTime mtime = Files.getLastModifiedTime(file);
         Path other = dir.resolve("other.json");
         Files.write(other, PolicyCodec.encode(settings(ID_B, ExecutionPolicy.TRUST_SELECTED_REVISIONS)));
@@ -110,21 +100,13 @@ class FilePolicyStoreReuseTest {
         Files.move(other, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         assertThat(Files.getLastModifiedTime(file)).isEqualTo(mtime);
 
-        assertThat(store.load()
-                        .settings()
-                        .scopes()
-                        .get(0)
-                        .receipt()
-                        .orElseThrow()
-                        .id())
-                .isEqualTo(UUID.fromString(ID_B));
+        assertThat(firstReceiptId(store.load())).isEqualTo(UUID.fromString(ID_B));
     }
 
     @Test
     void aCorruptionOfTheKeptBytesIsUnusableAndTheOriginalBytesAreFoundAgain() throws IOException {
         Path dir = tmp.resolve("data");
-        PolicyStore store = PolicyStore.privateFile(dir);
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(dir);
         Path file = dir.resolve("policy.json");
         byte[] good = Files.readAllBytes(file);
         assertThat(store.load().status()).isEqualTo(PolicyLoad.Status.FOUND);
@@ -141,8 +123,7 @@ class FilePolicyStoreReuseTest {
     @Test
     void aPolicyThatStopsBeingPrivateIsUnusableEvenWithTheSameBytes() throws IOException {
         Path dir = tmp.resolve("data");
-        PolicyStore store = PolicyStore.privateFile(dir);
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(dir);
         assertThat(store.load().status()).isEqualTo(PolicyLoad.Status.FOUND);
         Files.setPosixFilePermissions(dir.resolve("policy.json"), PosixFilePermissions.fromString("rw--w----"));
         assertThat(store.load().status()).isEqualTo(PolicyLoad.Status.UNUSABLE);
@@ -156,8 +137,7 @@ class FilePolicyStoreReuseTest {
     @Test
     void aFileLargerThanItWasWhenExaminedIsReadToTheBoundAndNoFurther() throws IOException {
         Path dir = tmp.resolve("data");
-        PolicyStore store = PolicyStore.privateFile(dir);
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(dir);
         Path file = dir.resolve("policy.json");
         // A valid policy padded with whitespace to exactly the bound: read whole, and accepted.
         byte[] good = PolicyCodec.encode(settings(ID_B, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
@@ -178,8 +158,7 @@ class FilePolicyStoreReuseTest {
     @Test
     void aWriterRacingLoadsIsNeverAnsweredWithBytesThatAreNoLongerThereOnceItStops() throws Exception {
         Path dir = tmp.resolve("data");
-        PolicyStore store = PolicyStore.privateFile(dir);
-        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        PolicyStore store = storeHoldingA(dir);
         Path file = dir.resolve("policy.json");
         byte[] a = PolicyCodec.encode(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
         byte[] b = PolicyCodec.encode(settings(ID_B, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
@@ -224,5 +203,16 @@ class FilePolicyStoreReuseTest {
         byte[] bytes = PolicyCodec.encode(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
         assertThat(PolicyCodec.decode(bytes.clone())).isEqualTo(PolicyCodec.decode(bytes.clone()));
         assertThat(new String(bytes, StandardCharsets.UTF_8)).contains(ID_A);
+    }
+
+    /** A private store in {@code dir} holding {@code ID_A}'s trusted revision. */
+    private static PolicyStore storeHoldingA(Path dir) throws IOException {
+        PolicyStore store = PolicyStore.privateFile(dir);
+        store.replace(settings(ID_A, ExecutionPolicy.TRUST_SELECTED_REVISIONS));
+        return store;
+    }
+
+    private static UUID firstReceiptId(PolicyLoad load) {
+        return load.settings().scopes().get(0).receipt().orElseThrow().id();
     }
 }
