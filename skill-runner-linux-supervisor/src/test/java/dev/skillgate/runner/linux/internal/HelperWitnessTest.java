@@ -153,17 +153,7 @@ class HelperWitnessTest {
         Files.move(swapped, bin, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Thread.sleep(HelperImage.SETTLE.toMillis() + 5);
 
-        long h0 = HelperImage.hashesOnThisThread();
-        assertThat(HelperImage.checkAtRest(installed, Optional.of(witness)))
-                .map(HelperInstaller.Unavailable::code)
-                .contains(ErrorCode.SUPERVISOR_TAMPERED);
-        HelperImage.Start s = HelperImage.start(installed, HelperLauncher.direct(), List.of(), w);
-        assertThat(s).isInstanceOf(HelperImage.Refused.class);
-        assertThat(((HelperImage.Refused) s).describe())
-                .isEqualTo("SUPERVISOR_TAMPERED: the extracted helper's SHA-256 differs from the shipped one");
-        assertThat(HelperImage.hashesOnThisThread() - h0)
-                .as("another inode: hashed, not vouched for")
-                .isEqualTo(2);
+        assertHashedAndRefused(witness, w, "another inode: hashed, not vouched for");
     }
 
     @Test
@@ -183,15 +173,7 @@ class HelperWitnessTest {
         Recorded w = new Recorded();
         w.add(forged);
 
-        long h0 = HelperImage.hashesOnThisThread();
-        assertThat(HelperImage.checkAtRest(installed, Optional.of(forged)))
-                .map(HelperInstaller.Unavailable::code)
-                .contains(ErrorCode.SUPERVISOR_TAMPERED);
-        HelperImage.Start s = HelperImage.start(installed, HelperLauncher.direct(), List.of(), w);
-        assertThat(s).isInstanceOf(HelperImage.Refused.class);
-        assertThat(((HelperImage.Refused) s).describe())
-                .isEqualTo("SUPERVISOR_TAMPERED: the extracted helper's SHA-256 differs from the shipped one");
-        assertThat(HelperImage.hashesOnThisThread() - h0).isEqualTo(2);
+        assertHashedAndRefused(forged, w, "a forged witness: hashed, not vouched for");
         other.destroyForcibly();
     }
 
@@ -214,5 +196,21 @@ class HelperWitnessTest {
             assertThat(r.result().cleanup().proven()).isTrue();
         }
         assertThat(HelperImage.hashes() - h0).isLessThan(2L * launches);
+    }
+
+    /**
+     * With {@code witness} offered, the check at rest and a start both refuse the helper as tampered,
+     * and both hashed it (one hash each): the witness vouched for nothing.
+     */
+    private void assertHashedAndRefused(HelperImage.Started witness, Recorded w, String why) {
+        long h0 = HelperImage.hashesOnThisThread();
+        assertThat(HelperImage.checkAtRest(installed, Optional.of(witness)))
+                .map(HelperInstaller.Unavailable::code)
+                .contains(ErrorCode.SUPERVISOR_TAMPERED);
+        HelperImage.Start s = HelperImage.start(installed, HelperLauncher.direct(), List.of(), w);
+        assertThat(s).isInstanceOf(HelperImage.Refused.class);
+        assertThat(((HelperImage.Refused) s).describe())
+                .isEqualTo("SUPERVISOR_TAMPERED: the extracted helper's SHA-256 differs from the shipped one");
+        assertThat(HelperImage.hashesOnThisThread() - h0).as(why).isEqualTo(2);
     }
 }
