@@ -121,7 +121,7 @@ public final class EngineCpu {
                     Path script = NodeFixture.ECHO_MJS.writeTo(Files.createDirectories(base.resolve("bare")));
                     List<String> command = List.of(NodeHost.NODE.toString(), script.toString());
                     ConcurrencySweep.run(
-                            () -> bare(command, env, workspace, invocation),
+                            () -> LaunchOverhead.bare(command, env, workspace, invocation),
                             v::trustedConcurrent,
                             args.length > 3 ? Integer.parseInt(args[3]) : 32,
                             "after " + n * 3 + " measured executes");
@@ -130,25 +130,6 @@ public final class EngineCpu {
         } finally {
             NodeHost.deleteTree(base);
         }
-    }
-
-    private static long bare(List<String> command, Map<String, String> env, Path workspace, byte[] invocation)
-            throws java.io.IOException, InterruptedException {
-        long t0 = System.nanoTime();
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        pb.directory(workspace.toFile());
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process p = pb.start();
-        p.getOutputStream().write(invocation);
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        int exit = p.waitFor();
-        if (exit != 0 || out.length == 0) {
-            throw new IllegalStateException("bare node failed: exit " + exit);
-        }
-        return System.nanoTime() - t0;
     }
 
     private static void profile(EngineVariants v, int n, Path file) throws Exception {

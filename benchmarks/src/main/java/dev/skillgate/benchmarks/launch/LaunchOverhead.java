@@ -550,10 +550,16 @@ public final class LaunchOverhead {
     }
 
     static long bare(List<String> command, Path workspace, byte[] invocation) throws IOException, InterruptedException {
+        return bare(command, baselineEnvironment, workspace, invocation);
+    }
+
+    /** One bare spawn of {@code command} with exactly {@code env}, fed {@code invocation}; wall nanoseconds. */
+    static long bare(List<String> command, Map<String, String> env, Path workspace, byte[] invocation)
+            throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().clear();
-        pb.environment().putAll(baselineEnvironment);
+        pb.environment().putAll(env);
         pb.directory(workspace.toFile());
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
