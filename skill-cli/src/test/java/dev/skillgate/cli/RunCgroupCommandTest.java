@@ -99,15 +99,7 @@ class RunCgroupCommandTest {
             assumeTrue(cgroup.directory().isPresent(), cgroup.unavailable());
             Path delegated = cgroup.directory().get();
             CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(runArgs(delegated)));
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
-            assertThat(tmp.resolve("ran"))
-                    .as(out.toString(StandardCharsets.UTF_8) + err)
-                    .exists();
-            List<Path> live = cgroup.runCgroups();
-            assertThat(live).hasSize(1);
+            List<Path> live = awaitTheScriptInOneRunCgroup(code, cgroup);
             String procs = Files.readString(live.get(0).resolve("cgroup.procs")).trim();
             assertThat(procs).isNotEmpty();
             assertThat(procs.split("\n"))
@@ -140,15 +132,7 @@ class RunCgroupCommandTest {
             String[] argv = withArgs(
                     runArgs(delegated), "--memory-max", "268435456", "--pids-max", "64", "--cpu-max", "50000/100000");
             CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(argv));
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
-            assertThat(tmp.resolve("ran"))
-                    .as(out.toString(StandardCharsets.UTF_8) + err)
-                    .exists();
-            List<Path> live = cgroup.runCgroups();
-            assertThat(live).hasSize(1);
+            List<Path> live = awaitTheScriptInOneRunCgroup(code, cgroup);
             // Where a controller is available the run cgroup carries exactly the asked-for limit.
             Map<String, String> expected =
                     Map.of("memory.max", "268435456", "pids.max", "64", "cpu.max", "50000 100000");
@@ -231,5 +215,20 @@ class RunCgroupCommandTest {
         assertThat(code).isEqualTo(ExitCode.USAGE.code());
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--cgroup");
         assertThat(tmp.resolve("ran")).doesNotExist();
+    }
+
+    /** Waits until the script has started ({@code ran} exists) and returns the one live run cgroup. */
+    private List<Path> awaitTheScriptInOneRunCgroup(CompletableFuture<Integer> code, DelegatedCgroup cgroup)
+            throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(tmp.resolve("ran")) && !code.isDone() && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        assertThat(tmp.resolve("ran"))
+                .as(out.toString(StandardCharsets.UTF_8) + err)
+                .exists();
+        List<Path> live = cgroup.runCgroups();
+        assertThat(live).hasSize(1);
+        return live;
     }
 }
