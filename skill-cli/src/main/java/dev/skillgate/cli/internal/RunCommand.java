@@ -504,6 +504,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
+            // The supervisor selection (the helper's install check, its --probe start, the write-deny
+            // probe and the first spare's start) needs nothing the catalog finds: it is made on a second
+            // thread while this one walks the skill root and parses the manifest (decision 0850). It is
+            // the same call the launch makes, made once (the gate remembers it; a selection that threw
+            // is not remembered, so the call below repeats it and reports as before), and it is waited
+            // for before the gate closes and the temporary data directory is deleted.
+            Thread prepare = new Thread(() -> selectQuietly(gate), "skillgate-run-prepare");
+            prepare.setDaemon(true);
+            prepare.start();
             try {
                 Optional<String> wanted = byName;
                 Path given = dir;
@@ -585,6 +594,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     printEnvelope(out, env);
                 }
             } finally {
+                joinUninterruptibly(prepare);
                 gate.close(DRAIN_WAIT);
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -603,6 +613,38 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
         }
         return code;
+    }
+
+    /**
+     * The gate's supervisor selection, made ahead of its first use (decision 0850). A failure is not
+     * reported here: the selection is not remembered then, and the caller's own {@code
+     * gate.supervisor()} (or the launch) makes it again and reports it exactly as without this call.
+     */
+    private static void selectQuietly(SkillGate gate) {
+        try {
+            gate.supervisor();
+        } catch (RuntimeException e) {
+            // Nothing to do: see above.
+        }
+    }
+
+    /**
+     * Waits for {@code thread} to end; an interrupt while waiting is kept for the caller, and the wait
+     * goes on (the temporary data directory must not be deleted under a running helper install).
+     */
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
