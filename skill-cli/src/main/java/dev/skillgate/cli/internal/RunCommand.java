@@ -456,7 +456,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
-                SkillGate.Builder builder = SkillGate.builder();
+                // This process builds the gate to run one skill at once: its supervisor is prepared
+                // while the gate opens its audit log and policy store (decision 0850).
+                SkillGate.Builder builder = SkillGate.builder().prepareSupervisorAhead();
                 if (showStderr) {
                     builder.deliverScriptStderr();
                 }
