@@ -506,12 +506,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            // The supervisor selection (the helper's install check, its --probe start, the write-deny
-            // probe and the first spare's start) needs nothing the catalog finds: it is made on a second
-            // thread while this one walks the skill root and parses the manifest (decision 0850). It is
-            // the same call the launch makes, made once (the gate remembers it; a selection that threw
-            // is not remembered, so the call below repeats it and reports as before), and it is waited
-            // for before the gate closes and the temporary data directory is deleted.
+            // The supervisor selection (the ServiceLoader scan and the report, over the preparation
+            // started while the gate was built) needs nothing the catalog finds: it is made on a second
+            // thread while this one walks the skill root (decision 0850). It is the same call the
+            // launch makes, made once (the gate remembers it; a selection that threw is not
+            // remembered, so the call below repeats it and reports as before), and it is waited for
+            // before the gate closes and the temporary data directory is deleted.
             Thread prepare = new Thread(() -> selectQuietly(gate), "skillgate-run-prepare");
             prepare.setDaemon(true);
             prepare.start();
