@@ -294,6 +294,7 @@ public final class SkillGate implements AutoCloseable {
         private ProcessSupervisor supervisor;
         private String supervisorName;
         private boolean allowUnprovenCleanup;
+        private boolean prepareSupervisorAhead;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
         private ResourceCeilings ceilings = ResourceCeilings.NONE;
@@ -621,6 +622,24 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Prepares the built-in Linux supervisor while the gate is built, on a daemon thread of its
+         * own, instead of at the first execution (decision 0850): its helper's install check, its
+         * {@code --probe} start, the write-deny probe and its first spare overlap the opening of the
+         * audit log and policy store and the host's own work until the first execution. It is the
+         * same preparation the first use would make, with the same result (a preparation that throws
+         * is not kept, so the first use makes it again and reports it as without this); only its time
+         * moves. For a short-lived process that builds a gate to run a skill at once (the CLI). No
+         * effect with {@link #supervisor}, with a {@link #supervisorNamed} other than {@code
+         * linux-subreaper}, or over a data directory another user could change (nothing is prepared
+         * there). Off by default: a gate that is never used then starts nothing. {@link
+         * SkillGate#close} waits for a preparation still in progress and retires its spare.
+         */
+        public Builder prepareSupervisorAhead() {
+            this.prepareSupervisorAhead = true;
+            return this;
+        }
+
         /** Receives progress events. */
         public Builder listener(ExecutionListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
@@ -670,13 +689,48 @@ public final class SkillGate implements AutoCloseable {
             // A data directory another user could change is not created (and the audit log and policy
             // store refuse it too): the gate builds, and every execution and activation is refused with
             // DATA_DIRECTORY_UNSAFE naming the directory (decision 0520).
-            if (DirectoryPlacement.check(dataDirectory, "data directory").isEmpty()) {
+            boolean safe =
+                    DirectoryPlacement.check(dataDirectory, "data directory").isEmpty();
+            if (safe) {
                 try {
                     createPrivateDirectory(dataDirectory);
                 } catch (IOException e) {
                     throw new UncheckedIOException("the data directory cannot be created", e);
                 }
             }
+            LinuxSubreaperSupervisor builtIn = builtInSupervisor(dataDirectory, confinement, delegatedCgroup);
+            if (prepareSupervisorAhead
+                    && safe
+                    && supervisor == null
+                    && (supervisorName == null || LinuxSubreaperSupervisor.NAME.equals(supervisorName))) {
+                Thread prepare = new Thread(() -> prepareQuietly(builtIn), "skillgate-supervisor-prepare");
+                prepare.setDaemon(true);
+                prepare.start();
+            }
+            try {
+                return build(builtIn, audit, dialectsByType);
+            } catch (RuntimeException | Error e) {
+                // No gate will close it: its spare (if the preparation above started one) is retired here.
+                builtIn.close();
+                throw e;
+            }
+        }
+
+        /**
+         * {@link LinuxSubreaperSupervisor#capabilities()} ahead of the selection. A failure is not
+         * reported here: the supervisor keeps no preparation that threw, so the selection prepares it
+         * again and reports what it finds.
+         */
+        private static void prepareQuietly(LinuxSubreaperSupervisor builtIn) {
+            try {
+                builtIn.capabilities();
+            } catch (RuntimeException e) {
+                // See above.
+            }
+        }
+
+        private SkillGate build(
+                LinuxSubreaperSupervisor builtIn, AuditLogOptions audit, Map<String, ContractDialect> dialectsByType) {
             boolean owns = admin == null;
             SkillGateAdmin effectiveAdmin = owns
                     ? SkillGateAdmin.open(
@@ -691,10 +745,6 @@ public final class SkillGate implements AutoCloseable {
             Optional<ProcessSupervisor> explicit = Optional.ofNullable(supervisor);
             Optional<String> named = Optional.ofNullable(supervisorName);
             boolean unproven = allowUnprovenCleanup;
-            Path data = dataDirectory;
-            ConfinementPolicy l2 = confinement;
-            Optional<Path> cgroup = delegatedCgroup;
-            LinuxSubreaperSupervisor builtIn = builtInSupervisor(data, l2, cgroup);
             EngineCore core = new EngineCore(new EngineCore.Config(
                     dataDirectory,
                     skillRoots,

@@ -151,4 +151,87 @@ class GateSpareHelperTest {
         Thread.sleep(300);
         assertThat(helpersOf(data)).isEmpty();
     }
+
+    private SkillGate aheadGate(Path data) {
+        return SkillGate.builder()
+                .dataDirectory(data)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(new Approve())
+                .prepareSupervisorAhead()
+                .build();
+    }
+
+    /** Decision 0850: prepared while the gate is built, before any use; the same selection after. */
+    @Test
+    void aSupervisorPreparedAheadHasItsSpareWaitingBeforeTheFirstUseAndRunsTheSame() throws Exception {
+        Path data = base.resolve("data-ahead");
+        SkillGate gate = aheadGate(data);
+        try {
+            assertThat(awaitHelpers(data, true)).isNotEmpty();
+            Thread.sleep(500); // the --probe helper and the write-deny probe have ended by then
+            assertThat(helpersOf(data))
+                    .as("the preparation ahead started the first spare without any use of the gate")
+                    .hasSize(1);
+            SupervisorSelection selection = gate.supervisor();
+            assertThat(selection.name()).isEqualTo("linux-subreaper");
+            assertThat(selection.available()).isTrue();
+            assertThat(selection.provesCleanup()).isTrue();
+            for (int i = 0; i < 2; i++) {
+                assertThat(gate.execute(ExecutionRequest.of(
+                                        RunId.random(),
+                                        AgentId.of("ahead"),
+                                        "hello-world",
+                                        "{\"name\":\"a\"}",
+                                        workspace))
+                                .status())
+                        .isEqualTo(ExecutionStatus.SUCCEEDED);
+            }
+        } finally {
+            gate.close();
+        }
+        assertThat(awaitHelpers(data, false))
+                .as("no helper outlives the gate's close")
+                .isEmpty();
+    }
+
+    /** A gate closed while its preparation ahead may still run: close waits for it and retires its spare. */
+    @Test
+    void aGateClosedWhileItsSupervisorIsPreparedAheadLeavesNoHelper() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            Path data = base.resolve("data-ahead-closed-" + round);
+            aheadGate(data).close();
+            Thread.sleep(500);
+            assertThat(awaitHelpers(data, false))
+                    .as("round %d: no helper outlives the gate's close", round)
+                    .isEmpty();
+        }
+    }
+
+    /** With an explicit supervisor, nothing of the built-in one is prepared (the option has no effect). */
+    @Test
+    void anExplicitSupervisorIsNotPreparedAhead() throws Exception {
+        Path data = base.resolve("data-ahead-explicit");
+        try (dev.skillgate.runner.linux.LinuxSubreaperSupervisor own =
+                dev.skillgate.runner.linux.LinuxSubreaperSupervisor.builder()
+                        .dataDirectory(data)
+                        .build()) {
+            SkillGate gate = SkillGate.builder()
+                    .dataDirectory(data)
+                    .skillRoot(skills)
+                    .nodeRuntime(Support.runtime())
+                    .supervisor(own)
+                    .prepareSupervisorAhead()
+                    .build();
+            try {
+                Thread.sleep(500);
+                assertThat(helpersOf(data)).isEmpty();
+                assertThat(Files.exists(data.resolve("supervisor")))
+                        .as("the built-in helper was not installed")
+                        .isFalse();
+            } finally {
+                gate.close();
+            }
+        }
+    }
 }

@@ -456,7 +456,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
-                SkillGate.Builder builder = SkillGate.builder();
+                // This process builds the gate to run one skill at once: its supervisor is prepared
+                // while the gate opens its audit log and policy store (decision 0850).
+                SkillGate.Builder builder = SkillGate.builder().prepareSupervisorAhead();
                 if (showStderr) {
                     builder.deliverScriptStderr();
                 }
@@ -504,6 +506,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
+            // The supervisor selection (the ServiceLoader scan and the report, over the preparation
+            // started while the gate was built) needs nothing the catalog finds: it is made on a second
+            // thread while this one walks the skill root (decision 0850). It is the same call the
+            // launch makes, made once (the gate remembers it; a selection that threw is not
+            // remembered, so the call below repeats it and reports as before), and it is waited for
+            // before the gate closes and the temporary data directory is deleted.
+            Thread prepare = new Thread(() -> selectQuietly(gate), "skillgate-run-prepare");
+            prepare.setDaemon(true);
+            prepare.start();
             try {
                 Optional<String> wanted = byName;
                 Path given = dir;
@@ -585,6 +596,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     printEnvelope(out, env);
                 }
             } finally {
+                joinUninterruptibly(prepare);
                 gate.close(DRAIN_WAIT);
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -603,6 +615,38 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
         }
         return code;
+    }
+
+    /**
+     * The gate's supervisor selection, made ahead of its first use (decision 0850). A failure is not
+     * reported here: the selection is not remembered then, and the caller's own {@code
+     * gate.supervisor()} (or the launch) makes it again and reports it exactly as without this call.
+     */
+    private static void selectQuietly(SkillGate gate) {
+        try {
+            gate.supervisor();
+        } catch (RuntimeException e) {
+            // Nothing to do: see above.
+        }
+    }
+
+    /**
+     * Waits for {@code thread} to end; an interrupt while waiting is kept for the caller, and the wait
+     * goes on (the temporary data directory must not be deleted under a running helper install).
+     */
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
