@@ -10,6 +10,7 @@ import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
