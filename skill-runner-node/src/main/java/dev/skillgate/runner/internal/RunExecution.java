@@ -261,7 +261,21 @@ public final class RunExecution implements ExecutionHandle {
         } catch (IOException e) {
             return refusedAfterStaging(staged, ErrorCode.STAGING_FAILED, "the run's HOME or TMPDIR cannot be resolved");
         }
-        OwnershipRecorder recorder = identity -> recordOwnership(staged, identity, files.size());
+        OwnershipRecorder recorder = new OwnershipRecorder() {
+            @Override
+            public void record(SupervisorIdentity identity) throws IOException {
+                recordOwnership(staged, identity, files.size());
+            }
+
+            @Override
+            public void recordAhead(SupervisorIdentity expected) throws IOException {
+                // Only the durable write moves ahead (decision 0855); the re-hash and the cancel
+                // checks stay in record(), right before GO, and `recorded` is set only there.
+                if (!cancelled) {
+                    staged.recordSupervisor(expected);
+                }
+            }
+        };
         LaunchSpec spec = new LaunchSpec(
                 request.runId(),
                 runtime.executable(),
