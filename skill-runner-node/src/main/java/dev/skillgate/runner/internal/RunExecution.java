@@ -261,7 +261,7 @@ public final class RunExecution implements ExecutionHandle {
         } catch (IOException e) {
             return refusedAfterStaging(staged, ErrorCode.STAGING_FAILED, "the run's HOME or TMPDIR cannot be resolved");
         }
-        OwnershipRecorder recorder = new Recorder(staged, files.size());
+        OwnershipRecorder recorder = identity -> recordOwnership(staged, identity, files.size());
         LaunchSpec spec = new LaunchSpec(
                 request.runId(),
                 runtime.executable(),
@@ -400,33 +400,6 @@ public final class RunExecution implements ExecutionHandle {
             throw refuse(ErrorCode.EXEC_ABORTED);
         }
         recorded = true;
-    }
-
-    /**
-     * The launch's ownership recorder: {@link #record} is the start barrier (cancel checks, durable
-     * owner record, the staged files' re-hash); {@link #recordAhead} moves only the durable write
-     * ahead of the helper's hello (decision 0855) and sets nothing.
-     */
-    private final class Recorder implements OwnershipRecorder {
-        private final Staging.StagedRun staged;
-        private final int fileCount;
-
-        Recorder(Staging.StagedRun staged, int fileCount) {
-            this.staged = staged;
-            this.fileCount = fileCount;
-        }
-
-        @Override
-        public void record(SupervisorIdentity identity) throws IOException {
-            recordOwnership(staged, identity, fileCount);
-        }
-
-        @Override
-        public void recordAhead(SupervisorIdentity expected) throws IOException {
-            if (!cancelled) {
-                staged.recordSupervisor(expected);
-            }
-        }
     }
 
     private IOException refuse(ErrorCode code) {

@@ -290,15 +290,8 @@ public final class Staging {
          * atomic rename, directory {@code fsync}. This is the one durable write of a launch (decision
          * 0331); it happens before the child starts, and the directory {@code fsync} also makes the
          * run directory's entries ({@code owner}, {@code bundle/}, {@code home/}, {@code tmp/}) durable.
-         * A second call with the identity already recorded writes nothing: that record is durable.
          */
         public synchronized void recordSupervisor(SupervisorIdentity identity) throws IOException {
-            if (record.supervisor().equals(Optional.of(identity))) {
-                // Already written durably by an earlier call (the record field changes only after
-                // writeOwner's file and directory fsyncs returned), e.g. ahead of the helper's hello
-                // (decision 0855): nothing to add.
-                return;
-            }
             OwnerRecord next;
             try {
                 next = record.withSupervisor(identity);

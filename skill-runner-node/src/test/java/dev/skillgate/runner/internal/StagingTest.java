@@ -106,41 +106,6 @@ class StagingTest {
         assertThat(run[0].remove()).isEmpty();
     }
 
-    /**
-     * Decision 0855: the supervisor may record itself ahead of the helper's hello; the confirming call
-     * at the hello, with the same identity, forces nothing and leaves the durable record as it is, while
-     * a different identity is written (and forced) again. A crash between the two leaves the record the
-     * janitor reads.
-     */
-    @Test
-    void recordingTheSameSupervisorAgainWritesNothingAndAnotherRewrites() throws Exception {
-        Staging.StagedRun run = stage(bundle());
-        SupervisorIdentity ahead = new SupervisorIdentity(77, "12345", "a1");
-        assertThat(forcedFiles(() -> run.recordSupervisor(ahead)))
-                .containsExactly(run.runDir().resolve("owner.tmp"), run.runDir());
-        Path owner = run.runDir().resolve("owner");
-        Object key = Files.readAttributes(owner, java.nio.file.attribute.BasicFileAttributes.class)
-                .fileKey();
-        // What a crash here would leave: the janitor's view of the run names the supervisor.
-        assertThat(OwnerRecord.parse(Files.readAllBytes(owner)).orElseThrow().supervisor())
-                .contains(ahead);
-
-        assertThat(forcedFiles(() -> run.recordSupervisor(new SupervisorIdentity(77, "12345", "a1"))))
-                .isEmpty();
-        assertThat(Files.readAttributes(owner, java.nio.file.attribute.BasicFileAttributes.class)
-                        .fileKey())
-                .as("not rewritten")
-                .isEqualTo(key);
-
-        SupervisorIdentity other = new SupervisorIdentity(78, "12399", "a1");
-        assertThat(forcedFiles(() -> run.recordSupervisor(other)))
-                .containsExactly(run.runDir().resolve("owner.tmp"), run.runDir());
-        assertThat(OwnerRecord.parse(Files.readAllBytes(owner)).orElseThrow().supervisor())
-                .contains(other);
-        assertThat(run.record().supervisor()).contains(other);
-        assertThat(run.remove()).isEmpty();
-    }
-
     interface Step {
         void run() throws Exception;
     }

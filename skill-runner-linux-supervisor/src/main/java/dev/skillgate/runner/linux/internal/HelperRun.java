@@ -189,7 +189,6 @@ public final class HelperRun implements SupervisedRun {
             // Start the next spare while this helper lives: it is the witness that lets that start
             // compare identities instead of hashing the helper's bytes (decision 0838).
             spares.replenish(installed);
-            recordAhead(p);
             readFrames(p, st);
             helperExit = awaitExit(p, st);
         } catch (RuntimeException e) {
@@ -364,25 +363,6 @@ public final class HelperRun implements SupervisedRun {
             } catch (IOException e) {
                 // The helper already ended (e.g. a digest mismatch); its frames say so.
             }
-        }
-    }
-
-    /**
-     * Lets the recorder make the owner record durable while the helper reads the request, verifies
-     * the executable and says hello (decision 0855). The identity is the one {@link #onHello} will
-     * accept: the started process's pid and {@code /proc} start time (the hello must match both).
-     * Nothing is granted here: GO still waits for {@code record} at the hello, which must see the
-     * same identity to skip its write, and a failure here only means {@code record} does it all.
-     */
-    private void recordAhead(Process p) {
-        Optional<Long> start = ProcIdentity.startTimeTicks(p.pid());
-        if (start.isEmpty() || cancelRequested) {
-            return;
-        }
-        try {
-            spec.ownership().recordAhead(new SupervisorIdentity(p.pid(), Long.toString(start.get()), attemptToken));
-        } catch (IOException | RuntimeException e) {
-            // Ignored: record() at the hello writes the record or refuses the start.
         }
     }
 

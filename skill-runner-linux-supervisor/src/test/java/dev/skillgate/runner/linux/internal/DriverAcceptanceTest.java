@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillgate.model.HardeningLayer;
 import dev.skillgate.model.ProcessExit;
-import dev.skillgate.runner.OwnershipRecorder;
 import dev.skillgate.runner.SupervisedRun;
 import dev.skillgate.runner.SupervisionListener;
 import dev.skillgate.runner.SupervisionResult;
@@ -12,7 +11,6 @@ import dev.skillgate.runner.SupervisionResult.CleanupEvidence;
 import dev.skillgate.runner.SupervisionResult.Outcome;
 import dev.skillgate.runner.SupervisorIdentity;
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -133,77 +130,6 @@ class DriverAcceptanceTest {
         assertThat(ProcIdentity.alive(owner.pid(), owner.startTimeToken()))
                 .as("the helper has exited")
                 .isFalse();
-    }
-
-    /**
-     * Decision 0855: the owner record may be made durable ahead of the hello, with the identity the
-     * hello must then match; the confirming record still comes before GO, and the helper had no child
-     * at either moment.
-     */
-    @Test
-    void theRecordAheadNamesTheCheckedHelperBeforeAnyChild() throws Exception {
-        TestRun t = TestRun.of(runs, "ok.mjs");
-        FsyncRecorder inner = t.fsyncRecorder;
-        AtomicReference<SupervisorIdentity> ahead = new AtomicReference<>();
-        AtomicReference<String> childrenAhead = new AtomicReference<>();
-        t.recorder = new OwnershipRecorder() {
-            @Override
-            public void record(SupervisorIdentity owner) throws IOException {
-                inner.record(owner);
-            }
-
-            @Override
-            public void recordAhead(SupervisorIdentity expected) {
-                childrenAhead.set(childrenOf(expected.pid()));
-                ahead.set(expected);
-            }
-        };
-        HelperRun.Report r = t.run(core);
-
-        assertThat(r.result().outcome()).isEqualTo(Outcome.EXITED);
-        assertThat(ahead.get()).isNotNull().isEqualTo(inner.recorded.get());
-        assertThat(childrenAhead.get()).as("no child before the record ahead").isEmpty();
-        assertThat(inner.helperChildrenAtRecord.get())
-                .as("no child before the record")
-                .isEmpty();
-    }
-
-    /**
-     * Decision 0855: a record made ahead grants nothing. When the confirming record fails, the helper
-     * gets CANCEL and the script never runs, although the record ahead succeeded.
-     */
-    @Test
-    void aRecordAheadAloneStartsNothing() throws Exception {
-        TestRun t = TestRun.of(runs, "hang.mjs");
-        AtomicReference<SupervisorIdentity> ahead = new AtomicReference<>();
-        t.recorder = new OwnershipRecorder() {
-            @Override
-            public void record(SupervisorIdentity owner) throws IOException {
-                throw new IOException("simulated: the confirming record fails");
-            }
-
-            @Override
-            public void recordAhead(SupervisorIdentity expected) {
-                ahead.set(expected);
-            }
-        };
-        HelperRun.Report r = t.run(core);
-
-        assertThat(ahead.get()).isNotNull();
-        assertThat(r.result().outcome()).isEqualTo(Outcome.SETUP_FAILED);
-        assertThat(r.result().detail()).startsWith("STAGING_FAILED:");
-        assertThat(r.result().cleanup()).isEqualTo(CleanupEvidence.nothingStarted());
-        assertThat(r.spawned()).isEmpty();
-        assertThat(t.file("hang.ready")).doesNotExist();
-    }
-
-    private static String childrenOf(long pid) {
-        try {
-            return Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(pid), "children"))
-                    .trim();
-        } catch (IOException e) {
-            return "unreadable";
-        }
     }
 
     @Test
