@@ -99,14 +99,7 @@ class GateSpareHelperTest {
                     .as("nothing is started before the first use")
                     .isEmpty();
             for (int i = 0; i < 3; i++) {
-                assertThat(gate.execute(ExecutionRequest.of(
-                                        RunId.random(),
-                                        AgentId.of("spare"),
-                                        "hello-world",
-                                        "{\"name\":\"s\"}",
-                                        workspace))
-                                .status())
-                        .isEqualTo(ExecutionStatus.SUCCEEDED);
+                assertHelloWorldSucceeds(gate, "spare", "s");
             }
             List<ProcessHandle> spare = awaitHelpers(data, true);
             assertThat(spare).as("one spare helper waits for the next launch").hasSize(1);
@@ -124,14 +117,7 @@ class GateSpareHelperTest {
             Path data = base.resolve("data-race-" + round);
             SkillGate gate = gate(data);
             try {
-                assertThat(gate.execute(ExecutionRequest.of(
-                                        RunId.random(),
-                                        AgentId.of("spare"),
-                                        "hello-world",
-                                        "{\"name\":\"r\"}",
-                                        workspace))
-                                .status())
-                        .isEqualTo(ExecutionStatus.SUCCEEDED);
+                assertHelloWorldSucceeds(gate, "spare", "r");
             } finally {
                 gate.close();
             }
@@ -179,14 +165,7 @@ class GateSpareHelperTest {
             assertThat(selection.available()).isTrue();
             assertThat(selection.provesCleanup()).isTrue();
             for (int i = 0; i < 2; i++) {
-                assertThat(gate.execute(ExecutionRequest.of(
-                                        RunId.random(),
-                                        AgentId.of("ahead"),
-                                        "hello-world",
-                                        "{\"name\":\"a\"}",
-                                        workspace))
-                                .status())
-                        .isEqualTo(ExecutionStatus.SUCCEEDED);
+                assertHelloWorldSucceeds(gate, "ahead", "a");
             }
         } finally {
             gate.close();
@@ -234,5 +213,17 @@ class GateSpareHelperTest {
                 gate.close();
             }
         }
+    }
+
+    /** One hello-world execute through {@code gate} that succeeds. */
+    private void assertHelloWorldSucceeds(SkillGate gate, String agent, String name) {
+        assertThat(gate.execute(ExecutionRequest.of(
+                                RunId.random(),
+                                AgentId.of(agent),
+                                "hello-world",
+                                "{\"name\":\"" + name + "\"}",
+                                workspace))
+                        .status())
+                .isEqualTo(ExecutionStatus.SUCCEEDED);
     }
 }

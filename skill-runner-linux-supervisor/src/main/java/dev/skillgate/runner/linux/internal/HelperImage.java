@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The extracted helper, opened once; what the JVM hashes, starts and checks is that one open file,
@@ -222,7 +223,7 @@ final class HelperImage {
         return THREAD_HASHES.get()[0];
     }
 
-    private static final java.util.concurrent.atomic.AtomicLong HASHES = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong HASHES = new AtomicLong();
     private static final ThreadLocal<long[]> THREAD_HASHES = ThreadLocal.withInitial(() -> new long[1]);
 
     // ------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * file this JVM holds open for writing must fail with {@code ETXTBSY}. The witness rule of decision
  * 0838 (a live helper vouches for the helper file instead of a hash) rests on that mechanism
  * ({@code deny_write_access}, the same one that makes a running executable refuse writers), which
- * Linux 6.11 dropped for a release and which a kernel or file system may not have. Until this probe
+ * which a kernel or a file system may not provide (a mainline kernel dropped it for a time). Until this probe
  * has seen {@code ETXTBSY}, no witness vouches and every start hashes (decision 0848).
  *
  * <p>The probe file is empty, mode 0700, created exclusively in the helper's own directory (which
