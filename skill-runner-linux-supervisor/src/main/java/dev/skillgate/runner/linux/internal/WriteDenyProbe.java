@@ -2,7 +2,6 @@ package dev.skillgate.runner.linux.internal;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -50,17 +49,26 @@ final class WriteDenyProbe {
 
     /** One probe in {@code directory}, uncached: true only if the exec failed with ETXTBSY. */
     static boolean probe(Path directory) {
+        return probe(directory, true);
+    }
+
+    /**
+     * As {@link #probe(Path)}; with {@code holdWriter} false the file is closed before the exec, so a
+     * kernel starts it and the probe must answer "not shown" (the control case of its test).
+     */
+    static boolean probe(Path directory, boolean holdWriter) {
         // Exclusive creation in a private directory: the name needs to be unique, not secret.
         Path file = directory.resolve(
                 ".write-deny-probe-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime()));
         try {
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } catch (FileAlreadyExistsException e) {
-            return false;
         } catch (IOException | UnsupportedOperationException e) {
-            return false;
+            return false; // an existing name included: nothing of ours to probe with
         }
         try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            if (!holdWriter) {
+                writer.close();
+            }
             Process p;
             try {
                 p = new ProcessBuilder(file.toString())
