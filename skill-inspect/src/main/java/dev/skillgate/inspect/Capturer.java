@@ -10,6 +10,7 @@ import dev.skillgate.inspect.internal.ReaderCore.BatchResult;
 import dev.skillgate.inspect.internal.ReaderCore.SharedVerification;
 import dev.skillgate.inspect.internal.Refusal;
 import dev.skillgate.inspect.internal.RevisionPipeline;
+import dev.skillgate.inspect.internal.VerifyWindows;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionManifest;
@@ -49,8 +50,8 @@ final class Capturer {
     /** The signature file signs the revision, so it can never be part of what the revision covers. */
     static final String SIGNATURE_FILE_NAME = "skill.contract.sig";
 
-    /** The window the verification pass re-reads files through. */
-    static final int VERIFY_BUFFER_BYTES = 64 * 1024;
+    /** The window the verification pass re-reads files through (kept by {@link VerifyWindows}). */
+    static final int VERIFY_BUFFER_BYTES = VerifyWindows.BYTES;
 
     /** The manifest step of a library capture: the protocol's strict parser. */
     static final Function<byte[], ManifestVerdict> DEFAULT_MANIFEST_STEP = ManifestParser::parse;
@@ -116,6 +117,8 @@ final class Capturer {
 
         RevisionPipeline pipeline;
         SharedVerification verification;
+        /** A worker woken while the manifest is parsed (decision 0875); released unless a pipeline took it. */
+        Optional<RevisionPipeline.Standby> standby = Optional.empty();
 
         Work(Optional<Executor> hashExecutor, boolean shareVerification) {
             this.hashExecutor = hashExecutor;
@@ -123,6 +126,7 @@ final class Capturer {
         }
 
         void closePipeline() {
+            standby.ifPresent(RevisionPipeline.Standby::release);
             if (verification != null) {
                 // A worker still verifying stops before its next file; close() below waits for it.
                 verification.stop();
@@ -189,6 +193,8 @@ final class Capturer {
             BatchRead read = (BatchRead) manifestResult;
             captured.put(MANIFEST, read);
             manifestCaptured = true;
+            // Decision 0875: wake the hash worker now, so that its wake-up overlaps the parse.
+            work.standby = RevisionPipeline.Standby.start(work.hashExecutor);
             verdict = manifestStep.apply(read.bytes());
             if (verdict instanceof ManifestVerdict.Accepted accepted) {
                 List<Diagnostic> reserved = reserved(accepted.manifest());
@@ -213,6 +219,8 @@ final class Capturer {
 
         if (verdict instanceof ManifestVerdict.Accepted accepted) {
             executionProblems.addAll(readDeclared(reader, accepted.manifest(), work, track));
+        } else {
+            work.standby.ifPresent(RevisionPipeline.Standby::release); // nothing to hash on a worker
         }
 
         TreeMap<PortablePath, byte[]> bytes = new TreeMap<>();
@@ -226,19 +234,21 @@ final class Capturer {
             // Decision 0820: the worker, once it has hashed to the end, takes files of the same pass.
             SharedVerification verification = reader.shareVerification(captured, absent);
             work.verification = verification;
-            work.pipeline.afterHash(() -> verification.help(Capturer::verifyWindow));
-            verification.help(Capturer::verifyWindow);
+            work.pipeline.afterHash(() -> verification.help(VerifyWindows::take, VerifyWindows::give));
+            verification.help(VerifyWindows::take, VerifyWindows::give);
             if (verification.failed()) {
                 verification.finish(); // throws the difference; close() stops and waits for the worker
             }
             revision = work.pipeline.join(); // the worker has also returned from its share
             verification.finish();
-        } else if (work.pipeline != null) {
-            reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
-            revision = work.pipeline.join();
         } else {
-            reader.verifyBatch(captured, absent, ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES));
-            revision = Revision.compute(bytes);
+            ByteBuffer window = VerifyWindows.take();
+            try {
+                reader.verifyBatch(captured, absent, window);
+            } finally {
+                VerifyWindows.give(window);
+            }
+            revision = work.pipeline != null ? work.pipeline.join() : Revision.compute(bytes);
         }
         return new CaptureOutcome.Captured(new SkillArtifact(
                 reader.root(),
@@ -275,7 +285,7 @@ final class Capturer {
         TreeSet<PortablePath> covered = new TreeSet<>(captured.keySet());
         covered.addAll(sorted);
         RevisionPipeline pipeline = RevisionPipeline.open(
-                List.copyOf(covered), work.hashExecutor, RevisionPipeline.OFFLOAD_THRESHOLD_BYTES);
+                List.copyOf(covered), work.hashExecutor, RevisionPipeline.OFFLOAD_THRESHOLD_BYTES, work.standby);
         work.pipeline = pipeline;
         captured.forEach((path, read) -> pipeline.feed(path, read.bytes()));
         boolean[] refused = {false};
@@ -312,10 +322,6 @@ final class Capturer {
             clear(results);
         }
         return problems;
-    }
-
-    private static ByteBuffer verifyWindow() {
-        return ByteBuffer.allocateDirect(VERIFY_BUFFER_BYTES);
     }
 
     private static boolean notFound(BatchResult result, PortablePath path) {

@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -391,6 +392,14 @@ public final class ReaderCore {
          * an entry. Only reads the captured arrays.
          */
         public void help(Supplier<ByteBuffer> windows) {
+            help(windows, window -> {});
+        }
+
+        /**
+         * {@link #help(Supplier)}, handing the window back to {@code done} once this thread no
+         * longer uses it (decision 0876: {@link VerifyWindows} keeps it for the next pass).
+         */
+        public void help(Supplier<ByteBuffer> windows, Consumer<ByteBuffer> done) {
             Opened opened = null;
             ByteBuffer window = null;
             Map<String, Dir> dirs = new HashMap<>();
@@ -425,6 +434,9 @@ public final class ReaderCore {
                     } catch (IOException e) {
                         fail(changed(""));
                     }
+                }
+                if (window != null) {
+                    done.accept(window);
                 }
             }
         }
