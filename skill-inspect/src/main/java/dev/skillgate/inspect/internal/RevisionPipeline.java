@@ -57,7 +57,9 @@ public final class RevisionPipeline implements AutoCloseable {
      * How long a worker spins, at most, for a slot that is not filled yet before it parks: about
      * one file's read (tens of microseconds for 64 KiB files, up to a few hundred for 1 MiB). Waking
      * a parked worker took 40–65 µs on the build machine, more than the wait (decision 0875). In
-     * the steady state the hash is slower than the reads and the worker does not wait at all.
+     * the steady state the hash is slower than the reads and the worker does not wait at all. Once
+     * a wait outlasted the spin (the reads are slow: a loaded host, a slow disk), the worker spins
+     * only briefly before parking, so one capture spins for at most this long in all.
      */
     static final long SLOT_SPIN_NANOS = 100_000;
 
@@ -96,6 +98,7 @@ public final class RevisionPipeline implements AutoCloseable {
     private volatile Thread parkedWorker;
     private volatile Thread waitingCaller;
     private volatile Runnable afterHash;
+    private boolean parkedOnce; // worker only: it had to park for a slot, so it spins short from then on
     private Revision result; // published by the volatile write of finished
     private Throwable failure; // published by the volatile write of finished
 
@@ -415,7 +418,7 @@ public final class RevisionPipeline implements AutoCloseable {
     /** The content of slot {@code i} once it is fed, or {@code null} when the hash is cancelled. */
     private byte[] awaitSlot(int i) {
         byte[] content = slots.get(i);
-        if (content == null) {
+        if (content == null && !parkedOnce) {
             // The capturing thread is reading this file: spin (bounded) rather than pay a wake-up.
             long until = System.nanoTime() + SLOT_SPIN_NANOS;
             while (content == null && System.nanoTime() - until < 0) {
@@ -426,9 +429,19 @@ public final class RevisionPipeline implements AutoCloseable {
                 content = slots.get(i);
             }
         }
+        for (int spin = 0; content == null && spin < SPINS; spin++) {
+            if (cancelled) {
+                return null;
+            }
+            Thread.onSpinWait();
+            content = slots.get(i);
+        }
         if (content != null) {
             return content;
         }
+        // The reads are slower than this spin (a loaded host, a slow disk): from now on this worker
+        // parks after a short spin, so that it does not take a busy host's CPU from the reads.
+        parkedOnce = true;
         parkedWorker = Thread.currentThread();
         try {
             while (true) {
