@@ -8,6 +8,7 @@ import dev.skillgate.runner.internal.Staging;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -44,6 +45,7 @@ public final class RunPathHarness {
                 + "3ea94624883c050599b8b025257ea07b-69ea6bda-3020-49ba-b4b1-644140bfac0d/bundle";
         String entryArg = root + "/scripts/echo.mjs";
         PortablePath entry = PortablePath.of("scripts/echo.mjs");
+        staging(Math.max(50, n / 10), files);
         ExecutorService pool =
                 new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
                     Thread t = new Thread(null, r, "idle", 0, false);
@@ -97,6 +99,75 @@ public final class RunPathHarness {
                     threadNew[0],
                     threadOld[1],
                     threadNew[1]);
+        }
+    }
+
+    /**
+     * The staging steps of one launch on this disk, each timed alone (wall, medians of {@code n}):
+     * {@code Staging.stage} (run directory, first owner record, bundle), the durable owner record
+     * ({@code recordSupervisor}: temp file, fsync, rename, directory fsync), the re-read of the
+     * staged bytes ({@code verify}) and the removal. The last two lines bound what overlapping the
+     * durable write with the re-read could save.
+     */
+    static void staging(int n, Map<PortablePath, byte[]> files) throws Exception {
+        java.nio.file.Path base = java.nio.file.Files.createTempDirectory("skillgate-run-path-");
+        java.nio.file.Path data = java.nio.file.Files.createDirectories(base.resolve("data"));
+        dev.skillgate.model.Revision revision = dev.skillgate.model.Revision.compute(files);
+        double[][] ms = new double[4][n];
+        double[][] cpuMs = new double[4][n];
+        try {
+            for (int i = 0; i < n; i++) {
+                long c0 = THREADS.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
+                Staging.StagedRun run = Staging.stage(
+                        data,
+                        dev.skillgate.model.RunId.random(),
+                        files,
+                        new dev.skillgate.runner.internal.OwnerRecord.Owner(
+                                ProcessHandle.current().pid(), ProcessLiveness.currentJvmToken()),
+                        Staging.newAttempt());
+                long t1 = System.nanoTime();
+                long c1 = THREADS.getCurrentThreadCpuTime();
+                run.recordSupervisor(new dev.skillgate.runner.SupervisorIdentity(
+                        ProcessHandle.current().pid(), "1", run.record().attempt()));
+                long t2 = System.nanoTime();
+                long c2 = THREADS.getCurrentThreadCpuTime();
+                if (run.verify(revision, files.size()).isPresent()) {
+                    throw new IllegalStateException("staged bytes differ");
+                }
+                long t3 = System.nanoTime();
+                long c3 = THREADS.getCurrentThreadCpuTime();
+                if (run.remove().isPresent()) {
+                    throw new IllegalStateException("not removed");
+                }
+                long t4 = System.nanoTime();
+                long c4 = THREADS.getCurrentThreadCpuTime();
+                cpuMs[0][i] = (c1 - c0) / 1e6;
+                cpuMs[1][i] = (c2 - c1) / 1e6;
+                cpuMs[2][i] = (c3 - c2) / 1e6;
+                cpuMs[3][i] = (c4 - c3) / 1e6;
+                ms[0][i] = (t1 - t0) / 1e6;
+                ms[1][i] = (t2 - t1) / 1e6;
+                ms[2][i] = (t3 - t2) / 1e6;
+                ms[3][i] = (t4 - t3) / 1e6;
+            }
+        } finally {
+            dev.skillgate.benchmarks.NodeHost.deleteTree(base);
+        }
+        String[] names = {"stage", "durable owner record", "re-read of the staged bytes", "removal"};
+        for (int k = 0; k < 4; k++) {
+            double[] v = ms[k].clone();
+            Arrays.sort(v);
+            double[] c = cpuMs[k].clone();
+            Arrays.sort(c);
+            System.out.printf(
+                    Locale.ROOT,
+                    "staging: %s %.3f ms wall median (p25 %.3f, p75 %.3f), %.3f ms of the thread's CPU median%n",
+                    names[k],
+                    v[n / 2],
+                    v[n / 4],
+                    v[3 * n / 4],
+                    c[n / 2]);
         }
     }
 
