@@ -134,12 +134,7 @@ public final class RunExecution implements ExecutionHandle {
      * class loader is carried explicitly for each run instead, and cleared after it.
      */
     private static final java.util.concurrent.ExecutorService RUN_THREADS = new java.util.concurrent.ThreadPoolExecutor(
-            0,
-            Integer.MAX_VALUE,
-            30,
-            TimeUnit.SECONDS,
-            new java.util.concurrent.SynchronousQueue<>(),
-            r -> {
+            0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
                 Thread t = new Thread(null, r, IDLE_NAME, 0, false);
                 t.setDaemon(true);
                 t.setContextClassLoader(null);

@@ -73,7 +73,8 @@ class ModuleGuardTest {
             String middle = decoded.substring(head.length(), decoded.length() - tail.length());
             String table = "{\"root\":\"" + root + "\",\"entry\":\"entry.mjs\",\"entryArg\":\"" + root
                     + "/entry.mjs\",\"files\":[[\"entry.mjs\",\""
-                    + Sha256Digest.hash("export {};".getBytes(StandardCharsets.UTF_8)).hex() + "\"]]}";
+                    + Sha256Digest.hash("export {};".getBytes(StandardCharsets.UTF_8))
+                            .hex() + "\"]]}";
             assertThat(middle).startsWith(table);
             assertThat(middle.substring(table.length())).matches(" {0,2}");
             remainders.add(table.getBytes(StandardCharsets.UTF_8).length % 3);
