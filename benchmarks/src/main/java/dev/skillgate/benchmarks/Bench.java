@@ -30,6 +30,7 @@ public final class Bench {
             case "cli" -> dev.skillgate.benchmarks.cli.CliStartup.main(rest);
             case "guard" -> dev.skillgate.benchmarks.launch.GuardCost.main(rest);
             case "engine-cpu" -> dev.skillgate.benchmarks.launch.EngineCpu.main(rest);
+            case "run-path" -> dev.skillgate.benchmarks.launch.RunPathHarness.main(rest);
             case "memory" -> dev.skillgate.benchmarks.memory.MemoryHarness.main(rest);
             case "stores" -> dev.skillgate.benchmarks.stores.StoreBenchmarks.main(rest);
             case "audit-tree" -> dev.skillgate.benchmarks.tree.AuditTreeCost.main(rest);
@@ -56,6 +57,7 @@ public final class Bench {
                                            node hello.mjs (and skills-ref when on PATH), interleaved
                   guard [rounds]           the module guard's CPU time per launch, 1 and 64 files, paired
                   engine-cpu [n] [warmup]  JVM CPU per trusted SkillGate.execute and a 1 ms JFR profile of it
+                  run-path [n]             CPU per call of the launch-path pieces of decisions 0870-0872, old beside new
                   memory                   peak heap of a 1 GiB stdout flood; capture of a maximal bundle
                   stores [rounds]          workflow step append (embedded, PostgreSQL) and the PostgreSQL audit
                                            sink's export rate, each beside its baseline, interleaved

@@ -56,6 +56,35 @@ public final class ModuleGuard {
 
     private static final String SOURCE = compactSource(loadSource()) + "//# sourceURL=" + SOURCE_NAME + "\n";
 
+    private static final String URL_PREFIX = "data:text/javascript;base64,";
+
+    /**
+     * The source's fixed parts, encoded once per JVM (decision 0872). The source is {@code head ·
+     * table · tail}; base64 works in groups of three bytes, so {@code head}'s longest prefix of a
+     * multiple of three bytes is encoded here ({@link #HEAD_BASE64}), its last 0–2 bytes
+     * ({@link #HEAD_REST}) are encoded with each launch's table, and the table is followed by 0–2
+     * spaces so that {@code tail} starts on a group boundary and its encoding ({@link #TAIL_BASE64})
+     * can be appended as it is. The decoded text is the shipped source with the table in place of
+     * the marker and at most two spaces after it, inside a JavaScript expression.
+     */
+    private static final String HEAD_BASE64;
+
+    private static final byte[] HEAD_REST;
+    private static final String TAIL_BASE64;
+
+    static {
+        int at = SOURCE.indexOf(TABLE_MARKER);
+        if (at < 0 || SOURCE.indexOf(TABLE_MARKER, at + 1) >= 0) {
+            throw new IllegalStateException("module-guard.mjs must hold its table marker exactly once");
+        }
+        byte[] head = SOURCE.substring(0, at).getBytes(StandardCharsets.UTF_8);
+        int whole = head.length - head.length % 3;
+        HEAD_BASE64 = Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(head, 0, whole));
+        HEAD_REST = java.util.Arrays.copyOfRange(head, whole, head.length);
+        TAIL_BASE64 = Base64.getEncoder()
+                .encodeToString(SOURCE.substring(at + TABLE_MARKER.length()).getBytes(StandardCharsets.UTF_8));
+    }
+
     private ModuleGuard() {}
 
     /**
@@ -111,13 +140,24 @@ public final class ModuleGuard {
             table.append(",\"").append(Sha256Digest.hash(e.getValue()).hex()).append("\"]");
         }
         table.append("]}");
-        String source = SOURCE.replace(TABLE_MARKER, table.toString());
-        String url = "data:text/javascript;base64,"
-                + Base64.getEncoder().encodeToString(source.getBytes(StandardCharsets.UTF_8));
-        if (url.length() > MAX_ARGUMENT_BYTES) { // base64: one byte per character
+        byte[] tableBytes = table.toString().getBytes(StandardCharsets.UTF_8);
+        int used = HEAD_REST.length + tableBytes.length;
+        int pad = (3 - used % 3) % 3;
+        byte[] middle = new byte[used + pad];
+        System.arraycopy(HEAD_REST, 0, middle, 0, HEAD_REST.length);
+        System.arraycopy(tableBytes, 0, middle, HEAD_REST.length, tableBytes.length);
+        java.util.Arrays.fill(middle, used, middle.length, (byte) ' ');
+        String middleBase64 = Base64.getEncoder().encodeToString(middle);
+        long length = (long) URL_PREFIX.length() + HEAD_BASE64.length() + middleBase64.length() + TAIL_BASE64.length();
+        if (length > MAX_ARGUMENT_BYTES) { // base64: one byte per character
             throw new IllegalArgumentException("the module table does not fit in one argument");
         }
-        return url;
+        return new StringBuilder((int) length)
+                .append(URL_PREFIX)
+                .append(HEAD_BASE64)
+                .append(middleBase64)
+                .append(TAIL_BASE64)
+                .toString();
     }
 
     /**

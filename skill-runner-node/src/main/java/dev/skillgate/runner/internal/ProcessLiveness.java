@@ -33,10 +33,25 @@ public final class ProcessLiveness {
 
     private ProcessLiveness() {}
 
-    /** The start token of the running JVM. */
+    /**
+     * The start token of the running JVM. Asked of the JDK once per JVM and kept: a process's start
+     * instant never changes while it lives, and asking reads {@code /proc/self/stat}, the command
+     * line, the executable's link and the password database every time (decision 0870). An answer of
+     * {@code jdk:unknown} is not kept, so a platform that could not say once is asked again.
+     */
     public static String currentJvmToken() {
-        return tokenOf(ProcessHandle.current());
+        String kept = jvmToken;
+        if (kept == null) {
+            kept = tokenOf(ProcessHandle.current());
+            if (!kept.equals(JDK_PREFIX + "unknown")) {
+                jvmToken = kept;
+            }
+        }
+        return kept;
     }
+
+    /** This JVM's start token once known (written at most with the one value the JDK reports). */
+    private static volatile String jvmToken;
 
     /** The {@code jdk:} start token of a process, {@code jdk:unknown} if the platform does not say. */
     public static String tokenOf(ProcessHandle handle) {

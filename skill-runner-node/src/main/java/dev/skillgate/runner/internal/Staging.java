@@ -239,9 +239,16 @@ public final class Staging {
     /** A fresh random attempt token (32 lowercase hex digits). */
     public static String newAttempt() {
         byte[] b = new byte[16];
-        new java.security.SecureRandom().nextBytes(b);
+        ATTEMPTS.nextBytes(b);
         return HexFormat.of().formatHex(b);
     }
+
+    /**
+     * One generator for every attempt token of this JVM (decision 0870): {@code SecureRandom} is
+     * thread-safe, and a new instance per launch cost a provider look-up and a reflective constructor
+     * call each time, for the same source of randomness.
+     */
+    private static final java.security.SecureRandom ATTEMPTS = new java.security.SecureRandom();
 
     /** One staged run. Thread-safe for the owner-record rewrite. */
     public static final class StagedRun {

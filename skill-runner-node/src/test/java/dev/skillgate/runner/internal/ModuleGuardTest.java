@@ -53,6 +53,36 @@ class ModuleGuardTest {
     }
 
     @Test
+    void theFixedPartsEncodedOnceDecodeToTheShippedSourceWithTheTableInPlaceOfTheMarker() {
+        // Decision 0872: the head and tail are encoded once; whatever the table's length modulo 3,
+        // the argument decodes to the shipped source, the table and at most two spaces after it.
+        String shipped = ModuleGuard.source();
+        String marker = "/*@GUARD_TABLE@*/ null";
+        int at = shipped.indexOf(marker);
+        assertThat(at).isPositive();
+        String head = shipped.substring(0, at);
+        String tail = shipped.substring(at + marker.length());
+        Map<PortablePath, byte[]> files = new TreeMap<>();
+        files.put(PortablePath.of("entry.mjs"), "export {};".getBytes(StandardCharsets.UTF_8));
+        java.util.Set<Integer> remainders = new java.util.HashSet<>();
+        for (String root : new String[] {"/r", "/rr", "/rrr", "/é", "/éé"}) {
+            String url = ModuleGuard.url(root, root + "/entry.mjs", PortablePath.of("entry.mjs"), files);
+            byte[] decodedBytes = Base64.getDecoder().decode(url.substring("data:text/javascript;base64,".length()));
+            String decoded = new String(decodedBytes, StandardCharsets.UTF_8);
+            assertThat(decoded).startsWith(head).endsWith(tail);
+            String middle = decoded.substring(head.length(), decoded.length() - tail.length());
+            String table = "{\"root\":\"" + root + "\",\"entry\":\"entry.mjs\",\"entryArg\":\"" + root
+                    + "/entry.mjs\",\"files\":[[\"entry.mjs\",\""
+                    + Sha256Digest.hash("export {};".getBytes(StandardCharsets.UTF_8))
+                            .hex() + "\"]]}";
+            assertThat(middle).startsWith(table);
+            assertThat(middle.substring(table.length())).matches(" {0,2}");
+            remainders.add(table.getBytes(StandardCharsets.UTF_8).length % 3);
+        }
+        assertThat(remainders).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
     void sixtyFourFilesWithTheLongestPathsStillFitInOneArgument() {
         Map<PortablePath, byte[]> files = new TreeMap<>();
         for (int i = 0; i < 64; i++) {
