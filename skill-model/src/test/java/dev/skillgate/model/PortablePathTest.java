@@ -117,7 +117,9 @@ class PortablePathTest {
             assertThat(PortablePath.isNfc(one)).isEqualTo(Normalizer.isNormalized(one, Normalizer.Form.NFC));
             for (char b = 0; b < 0x80; b++) {
                 String two = one + b;
-                assertThat(PortablePath.isNfc(two)).as("%04x %04x", (int) a, (int) b).isTrue();
+                assertThat(PortablePath.isNfc(two))
+                        .as("%04x %04x", (int) a, (int) b)
+                        .isTrue();
                 assertThat(Normalizer.isNormalized(two, Normalizer.Form.NFC)).isTrue();
             }
         }

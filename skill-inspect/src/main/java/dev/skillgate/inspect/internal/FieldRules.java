@@ -316,7 +316,8 @@ public final class FieldRules {
 
     /** The text of a scalar whose Python-stripped text is non-empty. */
     private static Optional<String> nonEmptyText(FrontmatterValue value) {
-        if (value instanceof FrontmatterValue.Scalar s && !PyText.strip(s.text()).isEmpty()) {
+        if (value instanceof FrontmatterValue.Scalar s
+                && !PyText.strip(s.text()).isEmpty()) {
             return Optional.of(s.text());
         }
         return Optional.empty();
