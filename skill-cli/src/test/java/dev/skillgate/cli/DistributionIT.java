@@ -151,6 +151,30 @@ class DistributionIT {
         }
         assertThat(List.of(classPath.split(":"))).containsExactlyElementsOf(expected);
 
+        // `validate` runs on G1 (decision 0862): the collector options come after the defaults and
+        // before the user's, so a collector the user names is theirs and nothing is added then.
+        Map<String, String> fake = Map.of("PATH", pathWith(bin), "JAVA_HOME", fakeJavaHome.toString());
+        List<String> validateArgv = bash("skillgate validate some-dir", fresh, fake)
+                .stdout()
+                .lines()
+                .toList();
+        assertThat(validateArgv)
+                .containsSubsequence("-XX:+UseSerialGC", "-XX:-UseSerialGC", "-XX:+UseG1GC", "-cp")
+                .endsWith("dev.skillgate.cli.Main", "validate", "some-dir");
+        assertThat(argv).doesNotContain("-XX:+UseG1GC", "-XX:-UseSerialGC");
+        List<String> runArgv =
+                bash("skillgate run validate", fresh, fake).stdout().lines().toList();
+        assertThat(runArgv).contains("-XX:+UseSerialGC").doesNotContain("-XX:+UseG1GC", "-XX:-UseSerialGC");
+        Map<String, String> ownGc = new java.util.HashMap<>(fake);
+        ownGc.put("SKILLGATE_JAVA_OPTS", "-XX:-UseSerialGC -XX:+UseParallelGC");
+        List<String> ownGcArgv = bash("skillgate validate some-dir", fresh, ownGc)
+                .stdout()
+                .lines()
+                .toList();
+        assertThat(ownGcArgv)
+                .containsSubsequence("-XX:+UseSerialGC", "-XX:-UseSerialGC", "-XX:+UseParallelGC", "-cp")
+                .doesNotContain("-XX:+UseG1GC");
+
         // The real JVM of this build, named by JAVA_HOME, with an option it must honour.
         LauncherProcess.Result real = bash(
                 "skillgate --version",

@@ -68,7 +68,10 @@ public sealed interface FrontmatterValue
     record Mapping(Map<String, FrontmatterValue> entries) implements FrontmatterValue {
         public Mapping {
             Map<String, FrontmatterValue> copy = new LinkedHashMap<>();
-            entries.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "key"), Objects.requireNonNull(v, "value")));
+            // A loop, not forEach with a lambda (decision 0860: no invokedynamic on the validate path).
+            for (Map.Entry<String, FrontmatterValue> e : entries.entrySet()) {
+                copy.put(Objects.requireNonNull(e.getKey(), "key"), Objects.requireNonNull(e.getValue(), "value"));
+            }
             entries = Collections.unmodifiableMap(copy);
         }
 

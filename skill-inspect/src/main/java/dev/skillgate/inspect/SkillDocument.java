@@ -54,11 +54,13 @@ public final class SkillDocument {
         this.body = Objects.requireNonNull(body, "body");
         this.fields = Objects.requireNonNull(fields, "fields");
         List<PreservedField> extra = new ArrayList<>();
-        fields.entries().forEach((key, value) -> {
-            if (!STANDARD_FIELDS.contains(key)) {
-                extra.add(new PreservedField(key, value, HostExtensions.hostOf(key)));
+        // A loop, not forEach with a lambda: every `skillgate validate` builds one document in a
+        // fresh JVM, which links each lambda through java.lang.invoke first (decision 0860).
+        for (Map.Entry<String, FrontmatterValue> e : fields.entries().entrySet()) {
+            if (!STANDARD_FIELDS.contains(e.getKey())) {
+                extra.add(new PreservedField(e.getKey(), e.getValue(), HostExtensions.hostOf(e.getKey())));
             }
-        });
+        }
         this.preserved = List.copyOf(extra);
     }
 

@@ -4,6 +4,8 @@ import dev.skillgate.inspect.internal.PyText;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,12 +39,23 @@ public record ValidationReport(
 
     /** Whether the skill passes the portable verdict (no finding blocks it). */
     public boolean portable() {
-        return findings.stream().noneMatch(Finding::blocksPortable);
+        // Loops, not streams: `skillgate validate` asks this in a fresh JVM (decision 0860).
+        for (Finding f : findings) {
+            if (f.blocksPortable()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether a host may load the skill as prompt material (no finding blocks loading). */
     public boolean loadable() {
-        return findings.stream().noneMatch(Finding::blocksLoading);
+        for (Finding f : findings) {
+            if (f.blocksLoading()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Every diagnostic, in order. */
@@ -52,10 +65,13 @@ public record ValidationReport(
 
     /** The diagnostics that fail the portable verdict, in order. */
     public List<Diagnostic> portableErrors() {
-        return findings.stream()
-                .filter(Finding::blocksPortable)
-                .map(Finding::diagnostic)
-                .toList();
+        List<Diagnostic> out = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.blocksPortable()) {
+                out.add(f.diagnostic());
+            }
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** The diagnostics that block loading, in order. */
@@ -73,11 +89,19 @@ public record ValidationReport(
 
     /** The skill's name as loaded (trimmed), when the document has a non-empty scalar name. */
     public Optional<String> skillName() {
-        return document.flatMap(SkillDocument::name).map(PyText::strip).filter(s -> !s.isEmpty());
+        return document.isPresent() ? stripped(document.get().name()) : Optional.empty();
     }
 
     /** The skill's description as loaded (trimmed), when it is non-empty text. */
     public Optional<String> skillDescription() {
-        return document.flatMap(SkillDocument::description).map(PyText::strip).filter(s -> !s.isEmpty());
+        return document.isPresent() ? stripped(document.get().description()) : Optional.empty();
+    }
+
+    private static Optional<String> stripped(Optional<String> text) {
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        String s = PyText.strip(text.get());
+        return s.isEmpty() ? Optional.empty() : Optional.of(s);
     }
 }

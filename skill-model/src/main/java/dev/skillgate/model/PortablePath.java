@@ -149,7 +149,7 @@ public record PortablePath(String value) implements Comparable<PortablePath> {
         if (value.startsWith("/") || hasDrivePrefix(value)) {
             return ErrorCode.PATH_ABSOLUTE;
         }
-        if (!Normalizer.isNormalized(value, Normalizer.Form.NFC)) {
+        if (!isNfc(value)) {
             return ErrorCode.PATH_NOT_NFC;
         }
         if (value.getBytes(StandardCharsets.UTF_8).length > MAX_PATH_BYTES) {
@@ -173,6 +173,22 @@ public record PortablePath(String value) implements Comparable<PortablePath> {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code value} is in Unicode NFC. ASCII text always is (no ASCII character decomposes,
+     * and none combines with its neighbour), so it is answered without the JDK's normaliser, whose
+     * first use loads and unpacks the ICU normalisation data (decision 0861): every `skillgate
+     * validate` checks the ASCII names {@code SKILL.md} and {@code skill.md} in a fresh JVM. Any
+     * other text goes to {@link Normalizer}, as before.
+     */
+    static boolean isNfc(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            if (value.charAt(i) >= 0x80) {
+                return Normalizer.isNormalized(value, Normalizer.Form.NFC);
+            }
+        }
+        return true;
     }
 
     private static boolean hasDrivePrefix(String value) {

@@ -59,7 +59,14 @@ public record SkillName(String value) implements Comparable<SkillName> {
                     "name",
                     "Skill name exceeds " + MAX_LENGTH + " character limit (" + length + " chars)"));
         }
-        boolean upper = value.codePoints().anyMatch(Character::isUpperCase);
+        // Plain loops, no streams or lambdas: this runs in every `skillgate validate`, a fresh JVM
+        // that would link each lambda through java.lang.invoke first (decision 0860).
+        boolean upper = false;
+        for (int i = 0; i < value.length() && !upper; ) {
+            int cp = value.codePointAt(i);
+            upper = Character.isUpperCase(cp);
+            i += Character.charCount(cp);
+        }
         if (upper) {
             out.add(Diagnostic.error(
                     ErrorCode.NAME_LOWERCASE, "name", "Skill name '" + Text.excerpt(value) + "' must be lowercase"));
@@ -74,8 +81,11 @@ public record SkillName(String value) implements Comparable<SkillName> {
         }
         // ASCII capitals are reported once, as NAME_LOWERCASE; everything else outside a-z0-9- is a
         // charset problem (so Cyrillic capitals get both codes, as the conformance cases expect).
-        boolean charset = value.chars()
-                .allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-');
+        boolean charset = true;
+        for (int i = 0; i < value.length() && charset; i++) {
+            char c = value.charAt(i);
+            charset = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+        }
         if (!charset) {
             out.add(Diagnostic.error(
                     ErrorCode.NAME_CHARSET,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -105,6 +106,32 @@ class PortablePathTest {
         assertThat(path.fileName()).isEqualTo("run.mjs");
         assertThat(path.hasSuffix(".mjs")).isTrue();
         assertThat(PortablePath.of(".mjs").hasSuffix(".mjs")).isFalse();
+    }
+
+    @Test
+    void theAsciiShortcutAgreesWithTheNormaliser() {
+        // Decision 0861: ASCII text is answered without java.text.Normalizer. Every ASCII character
+        // alone and every ordered pair of them (composition only ever joins neighbours).
+        for (char a = 0; a < 0x80; a++) {
+            String one = String.valueOf(a);
+            assertThat(PortablePath.isNfc(one)).isEqualTo(Normalizer.isNormalized(one, Normalizer.Form.NFC));
+            for (char b = 0; b < 0x80; b++) {
+                String two = one + b;
+                assertThat(PortablePath.isNfc(two))
+                        .as("%04x %04x", (int) a, (int) b)
+                        .isTrue();
+                assertThat(Normalizer.isNormalized(two, Normalizer.Form.NFC)).isTrue();
+            }
+        }
+        // Anything else still goes to the normaliser: a combining mark after ASCII, NFC and NFD
+        // spellings of the same name, a non-ASCII character that is never NFC (U+212B ANGSTROM SIGN).
+        assertThat(PortablePath.isNfc("cafe\u0301.md")).isFalse();
+        assertThat(PortablePath.isNfc("caf\u00e9.md")).isTrue();
+        assertThat(PortablePath.isNfc("A\u030a")).isFalse();
+        assertThat(PortablePath.isNfc("\u212b.md")).isFalse();
+        assertThat(PortablePath.isNfc("")).isTrue();
+        assertRejected("A\u030a.md", ErrorCode.PATH_NOT_NFC);
+        assertRejected("\u212b.md", ErrorCode.PATH_NOT_NFC);
     }
 
     private static void assertRejected(String value, ErrorCode expected) {

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -63,10 +64,14 @@ final class ValidateCommand implements Command {
         if (parsed.positionals().isEmpty()) {
             throw new UsageException("needs at least one skill directory");
         }
+        // No lambdas or streams on this path (decision 0860): `skillgate validate` is a fresh JVM,
+        // and each invokedynamic call site is linked through java.lang.invoke on first use.
         String profileName = parsed.value("--profile").orElse("strict");
-        ValidationProfile profile = ValidationProfile.find(profileName)
-                .orElseThrow(() -> new UsageException(
-                        "unknown profile '" + Args.printable(profileName) + "' (strict or reference)"));
+        Optional<ValidationProfile> found = ValidationProfile.find(profileName);
+        if (found.isEmpty()) {
+            throw new UsageException("unknown profile '" + Args.printable(profileName) + "' (strict or reference)");
+        }
+        ValidationProfile profile = found.get();
         List<Path> dirs = new ArrayList<>();
         for (String arg : parsed.positionals()) {
             dirs.add(skillDirectory(arg));
@@ -75,7 +80,10 @@ final class ValidateCommand implements Command {
         for (Path dir : dirs) {
             reports.add(SkillValidator.validate(dir, profile));
         }
-        boolean allValid = reports.stream().allMatch(ValidationReport::portable);
+        boolean allValid = true;
+        for (ValidationReport r : reports) {
+            allValid &= r.portable();
+        }
         if (parsed.has("--json")) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("schema", "skillgate.validate/1");

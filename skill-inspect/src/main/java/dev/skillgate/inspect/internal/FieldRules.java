@@ -53,10 +53,7 @@ public final class FieldRules {
 
     private static List<Finding> reference(FrontmatterValue.Mapping fields, String containerName, String kind) {
         List<Finding> out = new ArrayList<>();
-        List<String> unknown = fields.entries().keySet().stream()
-                .filter(k -> !SkillDocument.STANDARD_FIELDS.contains(k))
-                .sorted(PyText.CODE_POINT_ORDER)
-                .toList();
+        List<String> unknown = unknownKeys(fields);
         if (!unknown.isEmpty()) {
             StringBuilder keys = new StringBuilder();
             for (String k : unknown) {
@@ -98,7 +95,7 @@ public final class FieldRules {
                 out.add(portable(
                         ErrorCode.NAME_HYPHEN_DOUBLE, "name", "Skill name cannot contain consecutive hyphens"));
             }
-            if (!n.codePoints().allMatch(cp -> cp == '-' || PyText.isAlnum(cp))) {
+            if (!hyphensAndAlnum(n)) {
                 out.add(portable(
                         ErrorCode.NAME_CHARSET,
                         "name",
@@ -147,10 +144,7 @@ public final class FieldRules {
 
     private static List<Finding> strict(FrontmatterValue.Mapping fields, String containerName, String kind) {
         List<Finding> out = new ArrayList<>();
-        List<String> unknown = fields.entries().keySet().stream()
-                .filter(k -> !SkillDocument.STANDARD_FIELDS.contains(k))
-                .sorted(PyText.CODE_POINT_ORDER)
-                .toList();
+        List<String> unknown = unknownKeys(fields);
         int reported = 0;
         for (String key : unknown) {
             if (reported == Limits.VALIDATION_ISSUES) {
@@ -236,24 +230,28 @@ public final class FieldRules {
                 }
             }
         }
-        fields.get("license").ifPresent(v -> {
-            if (!(v instanceof FrontmatterValue.Scalar)) {
-                out.add(portable(ErrorCode.LIC_TYPE, "license", "Field 'license' must be a string, not a " + v.kind()));
-            }
-        });
-        fields.get("metadata").ifPresent(v -> checkMetadata(v, out));
-        fields.get("allowed-tools").ifPresent(v -> {
-            if (!(v instanceof FrontmatterValue.Scalar)) {
+        FrontmatterValue license = fields.entries().get("license");
+        if (license != null && !(license instanceof FrontmatterValue.Scalar)) {
+            out.add(portable(
+                    ErrorCode.LIC_TYPE, "license", "Field 'license' must be a string, not a " + license.kind()));
+        }
+        FrontmatterValue metadata = fields.entries().get("metadata");
+        if (metadata != null) {
+            checkMetadata(metadata, out);
+        }
+        FrontmatterValue tools = fields.entries().get("allowed-tools");
+        if (tools != null) {
+            if (!(tools instanceof FrontmatterValue.Scalar)) {
                 out.add(portable(
                         ErrorCode.TOOLS_TYPE,
                         "allowed-tools",
-                        "Field 'allowed-tools' must be one space-separated string, not a " + v.kind()));
+                        "Field 'allowed-tools' must be one space-separated string, not a " + tools.kind()));
             }
             out.add(note(
                     ErrorCode.TOOLS_NOT_ENFORCED,
                     "allowed-tools",
                     "Field 'allowed-tools' is preserved, not enforced: Skillgate grants no tool and restricts none"));
-        });
+        }
         hostNotes(fields, out);
         return out;
     }
@@ -291,8 +289,8 @@ public final class FieldRules {
 
     /** Rules of hosted Anthropic surfaces: reported as notes, never enforced. */
     private static void hostNotes(FrontmatterValue.Mapping fields, List<Finding> out) {
-        fields.get("name").flatMap(FrontmatterValue::asText).ifPresent(n -> {
-            String lower = n.toLowerCase(Locale.ROOT);
+        if (fields.entries().get("name") instanceof FrontmatterValue.Scalar n) {
+            String lower = n.text().toLowerCase(Locale.ROOT);
             if (lower.contains("anthropic") || lower.contains("claude")) {
                 out.add(note(
                         ErrorCode.HOST_ANTHROPIC_RESERVED,
@@ -300,21 +298,55 @@ public final class FieldRules {
                         "Skill name contains a word reserved on claude.ai and the Claude API (anthropic, claude);"
                                 + " not enforced here"));
             }
-        });
-        fields.get("description").flatMap(FrontmatterValue::asText).ifPresent(d -> {
-            if (d.indexOf('<') >= 0 || d.indexOf('>') >= 0) {
+        }
+        if (fields.entries().get("description") instanceof FrontmatterValue.Scalar d) {
+            if (d.text().indexOf('<') >= 0 || d.text().indexOf('>') >= 0) {
                 out.add(note(
                         ErrorCode.HOST_ANTHROPIC_NO_XML,
                         "description",
                         "Description cannot contain angle brackets (< or >) on claude.ai and the Claude API;"
                                 + " not enforced here"));
             }
-        });
+        }
     }
+
+    // No lambdas, streams or method references on this path (decision 0860): each distinct one is
+    // an invokedynamic call site that a fresh JVM links through java.lang.invoke, and every
+    // `skillgate validate` is a fresh JVM.
 
     /** The text of a scalar whose Python-stripped text is non-empty. */
     private static Optional<String> nonEmptyText(FrontmatterValue value) {
-        return value.asText().filter(t -> !PyText.strip(t).isEmpty());
+        if (value instanceof FrontmatterValue.Scalar s
+                && !PyText.strip(s.text()).isEmpty()) {
+            return Optional.of(s.text());
+        }
+        return Optional.empty();
+    }
+
+    /** The keys outside the standard six, in Python's default order (by code point). */
+    private static List<String> unknownKeys(FrontmatterValue.Mapping fields) {
+        List<String> unknown = new ArrayList<>();
+        for (String k : fields.entries().keySet()) {
+            if (!SkillDocument.STANDARD_FIELDS.contains(k)) {
+                unknown.add(k);
+            }
+        }
+        if (unknown.size() > 1) {
+            unknown.sort(PyText.CODE_POINT_ORDER);
+        }
+        return List.copyOf(unknown);
+    }
+
+    /** Every code point is a hyphen or Python-alphanumeric. */
+    private static boolean hyphensAndAlnum(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            if (cp != '-' && !PyText.isAlnum(cp)) {
+                return false;
+            }
+            i += Character.charCount(cp);
+        }
+        return true;
     }
 
     /** Untrusted text quoted in a message: escaped, and cut past {@link #QUOTE_MAX} code points. */

@@ -5,6 +5,7 @@ import dev.skillgate.inspect.Finding;
 import dev.skillgate.inspect.SkillDocument;
 import dev.skillgate.inspect.ValidationProfile;
 import dev.skillgate.inspect.ValidationReport;
+import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.PortablePath;
@@ -61,9 +62,9 @@ public final class Inspector {
     public static ValidationReport inspect(
             ReaderCore reader, Path shownPath, String directoryName, ValidationProfile profile) {
         List<Finding> findings = new ArrayList<>();
-        Optional<Finding> rootProblem = reader.rootProblem().map(d -> new Finding(d, true, true));
+        Optional<Diagnostic> rootProblem = reader.rootProblem();
         if (rootProblem.isPresent()) {
-            return failed(shownPath, profile, rootProblem.get());
+            return failed(shownPath, profile, new Finding(rootProblem.get(), true, true));
         }
         PortablePath file = SKILL_MD;
         FileContent content;

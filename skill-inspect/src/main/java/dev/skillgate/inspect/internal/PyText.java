@@ -72,7 +72,17 @@ public final class PyText {
     }
 
     /** Python's default string order: by code point. */
-    public static final Comparator<String> CODE_POINT_ORDER = (a, b) -> {
+    public static final Comparator<String> CODE_POINT_ORDER = new CodePointOrder();
+
+    /** A class, not a lambda: no invokedynamic call site to link at start-up (decision 0860). */
+    private static final class CodePointOrder implements Comparator<String> {
+        @Override
+        public int compare(String a, String b) {
+            return compareCodePoints(a, b);
+        }
+    }
+
+    private static int compareCodePoints(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {
@@ -85,5 +95,5 @@ public final class PyText {
             j += Character.charCount(cb);
         }
         return Integer.compare(a.length() - i, b.length() - j);
-    };
+    }
 }
