@@ -295,6 +295,7 @@ public final class SkillGate implements AutoCloseable {
         private String supervisorName;
         private boolean allowUnprovenCleanup;
         private boolean prepareSupervisorAhead;
+        private boolean spareForFirstExecutionOnly;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
         private ResourceCeilings ceilings = ResourceCeilings.NONE;
@@ -640,6 +641,21 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The built-in Linux supervisor starts its spare helper once, for the first execution, and
+         * does not start another (decision 0865). For a process that builds a gate to run one skill
+         * and close (the CLI): without it, a second spare is started while the first execution's
+         * script runs, competes with the script for the CPU and is retired unused at {@link
+         * SkillGate#close}. Later executions still work and are checked the same way; each starts its
+         * own helper (about 2 ms more, and the helper file hashed when no helper of this gate still
+         * runs it). No effect with {@link #supervisor} or a {@link #supervisorNamed} other than {@code
+         * linux-subreaper}. Off by default.
+         */
+        public Builder spareForFirstExecutionOnly() {
+            this.spareForFirstExecutionOnly = true;
+            return this;
+        }
+
         /** Receives progress events. */
         public Builder listener(ExecutionListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
@@ -698,7 +714,8 @@ public final class SkillGate implements AutoCloseable {
                     throw new UncheckedIOException("the data directory cannot be created", e);
                 }
             }
-            LinuxSubreaperSupervisor builtIn = builtInSupervisor(dataDirectory, confinement, delegatedCgroup);
+            LinuxSubreaperSupervisor builtIn =
+                    builtInSupervisor(dataDirectory, confinement, delegatedCgroup, spareForFirstExecutionOnly);
             if (prepareSupervisorAhead
                     && safe
                     && supervisor == null
@@ -861,15 +878,19 @@ public final class SkillGate implements AutoCloseable {
 
         /**
          * The Linux subreaper supervisor (off Linux it reports itself unavailable). It keeps one spare
-         * helper started ahead of the next launch once it is first used (decision 0848); the gate's
-         * {@link SkillGate#close} retires it, so no idle helper outlives the gate.
+         * helper started ahead of the next launch once it is first used (decision 0848), or only the
+         * first one ({@code firstSpareOnly}, decision 0865); the gate's {@link SkillGate#close} retires
+         * it, so no idle helper outlives the gate.
          */
         private static LinuxSubreaperSupervisor builtInSupervisor(
-                Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup) {
+                Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup, boolean firstSpareOnly) {
             LinuxSubreaperSupervisor.Builder linux = LinuxSubreaperSupervisor.builder()
                     .dataDirectory(dataDirectory)
                     .confinement(confinement)
                     .spareHelper(true);
+            if (firstSpareOnly) {
+                linux.firstSpareOnly();
+            }
             cgroup.ifPresent(linux::delegatedCgroup);
             return linux.build();
         }

@@ -457,8 +457,10 @@ final class RunCommand implements Command, Cli.NeedsInput {
             SkillGate gate;
             try {
                 // This process builds the gate to run one skill at once: its supervisor is prepared
-                // while the gate opens its audit log and policy store (decision 0850).
-                SkillGate.Builder builder = SkillGate.builder().prepareSupervisorAhead();
+                // while the gate opens its audit log and policy store (decision 0850), and it starts
+                // the one spare helper this run takes, not a second one to retire unused (0865).
+                SkillGate.Builder builder =
+                        SkillGate.builder().prepareSupervisorAhead().spareForFirstExecutionOnly();
                 if (showStderr) {
                     builder.deliverScriptStderr();
                 }
