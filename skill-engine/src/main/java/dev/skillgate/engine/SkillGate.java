@@ -49,6 +49,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
 /**
@@ -296,6 +297,7 @@ public final class SkillGate implements AutoCloseable {
         private boolean allowUnprovenCleanup;
         private boolean prepareSupervisorAhead;
         private boolean spareForFirstExecutionOnly;
+        private Supplier<NodeRuntime> runtimeWhileBuilding;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
         private ResourceCeilings ceilings = ResourceCeilings.NONE;
@@ -494,6 +496,23 @@ public final class SkillGate implements AutoCloseable {
         /** The pinned Node runtime (absolute path, exact version, optionally digest). Without it nothing runs. */
         public Builder nodeRuntime(NodeRuntime runtime) {
             this.runtime = Objects.requireNonNull(runtime, "runtime");
+            this.runtimeWhileBuilding = null;
+            return this;
+        }
+
+        /**
+         * The pinned Node runtime, obtained while the gate is built (decision 0866): {@link #build()}
+         * calls {@code runtime} once, on the calling thread, after it has started preparing the
+         * supervisor ({@link #prepareSupervisorAhead}) and opened the audit log and policy store, so a
+         * host that finds its runtime out on a thread of its own (the CLI asks {@code node --version})
+         * overlaps that with the gate's opening; the supplier then only waits for that answer. What it returns is used exactly as {@link
+         * #nodeRuntime(NodeRuntime)}; what it throws, {@code build()} throws unchanged, after closing
+         * what it opened. The gate is never built without a runtime this way. Replaces an earlier
+         * {@code nodeRuntime}, and is replaced by a later one.
+         */
+        public Builder nodeRuntimeWhileBuilding(Supplier<NodeRuntime> runtime) {
+            this.runtimeWhileBuilding = Objects.requireNonNull(runtime, "runtime");
+            this.runtime = null;
             return this;
         }
 
@@ -758,6 +777,16 @@ public final class SkillGate implements AutoCloseable {
                             audit,
                             Optional.ofNullable(workflowJournal))
                     : admin;
+            if (runtimeWhileBuilding != null) {
+                try {
+                    runtime = Objects.requireNonNull(runtimeWhileBuilding.get(), "the runtime supplier returned null");
+                } catch (RuntimeException | Error e) {
+                    if (owns) {
+                        effectiveAdmin.close();
+                    }
+                    throw e;
+                }
+            }
             ExecuteCapability capability = effectiveAdmin.grantEngineCapability();
             Optional<ProcessSupervisor> explicit = Optional.ofNullable(supervisor);
             Optional<String> named = Optional.ofNullable(supervisorName);
