@@ -433,6 +433,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
         AtomicReference<LaunchAuthority> authority = new AtomicReference<>();
         AtomicReference<ProgressLine> progress = new AtomicReference<>();
         AtomicReference<ProgressEvent.Stderr> scriptStderr = new AtomicReference<>();
+        Header header = new Header();
         Path shownDataDir = dataDir;
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
@@ -454,6 +455,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         .approvalChannel(answers)
                         .agentContext(agentContext())
                         .listener(event -> {
+                            header.printIfNotYet();
                             event.authority().ifPresent(a -> {
                                 authority.set(a);
                                 if (a instanceof LaunchAuthority.TrustedRevision receipt) {
@@ -538,25 +540,35 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     }
                     return ExitCode.INVALID;
                 }
-                SupervisorSelection supervisor = gate.supervisor();
                 if (!json) {
-                    out.println("skill: " + Args.safe(skill.get().name()) + " ("
-                            + Args.safe(skill.get().location().getParent().toString()) + ")");
-                    out.println("  " + Args.safe(skill.get().description()));
-                    out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
-                            + Args.safe(version.get())
-                            + (args.value("--node-version").isPresent() ? "" : " (asked once, pinned)")
-                            + nodeDigest
-                                    .map(d -> ", " + d + " (pinned, checked again on the file that runs)")
-                                    .orElse(", digest not pinned (--node-sha256 pins it)"));
-                    out.println("supervisor: " + Args.safe(supervisor.name())
-                            + (supervisor.available()
-                                    ? (supervisor.provesCleanup() ? " (proves cleanup)" : " (cannot prove cleanup)")
-                                    : " (none: " + Args.safe(supervisor.explanation()) + ")"));
-                    out.println("data directory: " + Args.safe(dataDir.toString()) + (temporary ? " (temporary)" : ""));
-                    out.println();
-                }
-                if (!json) {
+                    // The header names the supervisor selected, which may still be being prepared: it is
+                    // printed before the execution's first event (the engine selects the supervisor before
+                    // its first event, so that print does not wait) or, when the execution ends without an
+                    // event, before the envelope. The execution's capture and checks before the selection
+                    // thus overlap the preparation instead of waiting behind it (decision 0867).
+                    SkillSummary shown = skill.get();
+                    boolean versionGiven = args.value("--node-version").isPresent();
+                    Optional<Sha256Digest> digest = nodeDigest;
+                    header.set(() -> {
+                        SupervisorSelection selected = gate.supervisor();
+                        out.println("skill: " + Args.safe(shown.name()) + " ("
+                                + Args.safe(shown.location().getParent().toString()) + ")");
+                        out.println("  " + Args.safe(shown.description()));
+                        out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
+                                + Args.safe(version.get())
+                                + (versionGiven ? "" : " (asked once, pinned)")
+                                + digest.map(d -> ", " + d + " (pinned, checked again on the file that runs)")
+                                        .orElse(", digest not pinned (--node-sha256 pins it)"));
+                        out.println("supervisor: " + Args.safe(selected.name())
+                                + (selected.available()
+                                        ? (selected.provesCleanup()
+                                                ? " (proves cleanup)"
+                                                : " (cannot prove cleanup)")
+                                        : " (none: " + Args.safe(selected.explanation()) + ")"));
+                        out.println("data directory: " + Args.safe(shownDataDir.toString())
+                                + (temporary ? " (temporary)" : ""));
+                        out.println();
+                    });
                     progress.set(progressLine(gate, skill.get().name(), raw.thisProcess(), err));
                 }
                 ExecutionEnvelope env = executeInterruptibly(
@@ -564,6 +576,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace),
                         err,
                         temporary ? Optional.of(dataDir) : Optional.empty());
+                header.printIfNotYet();
+                SupervisorSelection supervisor = gate.supervisor();
                 envelope = Optional.of(env);
                 code = exitCode(env);
                 ProgressLine line = progress.getAndSet(null);
@@ -607,6 +621,26 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
         }
         return code;
+    }
+
+    /**
+     * The run's header, printed once, before anything else the execution prints (decision 0867); a
+     * print that comes first from another thread waits for the one in progress.
+     */
+    private static final class Header {
+        private Runnable print;
+        private boolean printed;
+
+        synchronized void set(Runnable print) {
+            this.print = print;
+        }
+
+        synchronized void printIfNotYet() {
+            if (print != null && !printed) {
+                printed = true;
+                print.run();
+            }
+        }
     }
 
     /** A refusal of the runtime steps: the line for stderr and the diagnostic for {@code --json}. */
