@@ -33,6 +33,7 @@ final class SpareHelper {
     private final ExecutorService threads;
     /** Spares this may still start; {@link Long#MAX_VALUE} for no limit. */
     private final AtomicLong startsLeft;
+
     private final AtomicReference<HelperImage.Started> spare = new AtomicReference<>();
     private final Live live = new Live();
     private volatile boolean closed;
