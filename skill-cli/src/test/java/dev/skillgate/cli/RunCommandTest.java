@@ -315,7 +315,10 @@ class RunCommandTest {
                     .as(node.toString())
                     .contains("skillgate run: RUNTIME_")
                     .doesNotContain("Exception");
-            assertThat(stdout()).as("no header, no envelope").doesNotContain("skill:").doesNotContain("status:");
+            assertThat(stdout())
+                    .as("no header, no envelope")
+                    .doesNotContain("skill:")
+                    .doesNotContain("status:");
             assertThat(Files.exists(tmp.resolve(marker))).as("nothing ran").isFalse();
         }
         assertThat(run("yes\n", "run", skill.toString(), "--node", silent.toString(), "--input", input("x")))

@@ -389,7 +389,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
         } else {
             answer = new RuntimeAnswer(() -> runtimeOutcome(node, givenVersion, pin, Optional::empty));
             if (answer.get().refusal().isPresent()) {
-                return refusedFor(json, out, err, dir, approve, answer.get().refusal().get());
+                return refusedFor(
+                        json, out, err, dir, approve, answer.get().refusal().get());
             }
         }
 
@@ -400,7 +401,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
             if ((created.unsafe().isPresent() || created.directory().isEmpty())
                     && answer.get().refusal().isPresent()) {
                 // Asked before the data directory was made, the runtime's refusal came first (0866).
-                return refusedFor(json, out, err, dir, approve, answer.get().refusal().get());
+                return refusedFor(
+                        json, out, err, dir, approve, answer.get().refusal().get());
             }
             if (created.unsafe().isPresent()) {
                 Diagnostic d = created.unsafe().get();
@@ -472,11 +474,13 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         })
                         .build();
             } catch (RuntimeRefused e) {
-                return refusedFor(json, out, err, dir, approve, answer.get().refusal().orElseThrow());
+                return refusedFor(
+                        json, out, err, dir, approve, answer.get().refusal().orElseThrow());
             } catch (UncheckedIOException e) {
                 if (answer.get().refusal().isPresent()) {
                     // The runtime's refusal comes first, as when node was asked before the gate (0866).
-                    return refusedFor(json, out, err, dir, approve, answer.get().refusal().get());
+                    return refusedFor(
+                            json, out, err, dir, approve, answer.get().refusal().get());
                 }
                 // The engine could not create or open its private state: a fault, reported, not a trace.
                 IOException cause = e.getCause();
@@ -561,9 +565,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
                                         .orElse(", digest not pinned (--node-sha256 pins it)"));
                         out.println("supervisor: " + Args.safe(selected.name())
                                 + (selected.available()
-                                        ? (selected.provesCleanup()
-                                                ? " (proves cleanup)"
-                                                : " (cannot prove cleanup)")
+                                        ? (selected.provesCleanup() ? " (proves cleanup)" : " (cannot prove cleanup)")
                                         : " (none: " + Args.safe(selected.explanation()) + ")"));
                         out.println("data directory: " + Args.safe(shownDataDir.toString())
                                 + (temporary ? " (temporary)" : ""));
@@ -647,8 +649,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
     private record Refusal(String line, Diagnostic diagnostic) {}
 
     /** What the runtime steps concluded: the runtime and its version, or the refusal they end in. */
-    private record RuntimeOutcome(
-            Optional<NodeRuntime> runtime, Optional<String> version, Optional<Refusal> refusal) {
+    private record RuntimeOutcome(Optional<NodeRuntime> runtime, Optional<String> version, Optional<Refusal> refusal) {
         static RuntimeOutcome refusedWith(String line, Diagnostic diagnostic) {
             return new RuntimeOutcome(Optional.empty(), Optional.empty(), Optional.of(new Refusal(line, diagnostic)));
         }
