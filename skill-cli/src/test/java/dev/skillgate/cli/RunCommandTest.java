@@ -294,6 +294,45 @@ class RunCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("Exception");
     }
 
+    /**
+     * Decision 0866: node is asked on a thread of its own while the data directory is made and the
+     * gate opens; a binary that gives no usable answer is still refused with the same code, text and
+     * exit status, before the header and before anything runs, and the gate is not used.
+     */
+    @Test
+    void aNodeThatGivesNoUsableAnswerIsRefusedAsBeforeWhileTheGateOpens() throws IOException {
+        Path silent = tmp.resolve("silent-node");
+        Files.writeString(silent, "#!/bin/sh\nexit 3\n");
+        Path chatty = tmp.resolve("chatty-node");
+        Files.writeString(chatty, "#!/bin/sh\necho 'not a version'\n");
+        for (Path node : new Path[] {silent, chatty}) {
+            Files.setPosixFilePermissions(node, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            String marker = "not-run-" + node.getFileName();
+            assertThat(run("yes\n", "run", skill.toString(), "--node", node.toString(), "--input", input(marker)))
+                    .as(node.toString())
+                    .isEqualTo(3);
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .as(node.toString())
+                    .contains("skillgate run: RUNTIME_")
+                    .doesNotContain("Exception");
+            assertThat(stdout())
+                    .as("no header, no envelope")
+                    .doesNotContain("skill:")
+                    .doesNotContain("status:");
+            assertThat(Files.exists(tmp.resolve(marker))).as("nothing ran").isFalse();
+        }
+        assertThat(run("yes\n", "run", skill.toString(), "--node", silent.toString(), "--input", input("x")))
+                .isEqualTo(3);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("did not answer --version");
+        assertThat(run("", "run", skill.toString(), "--node", silent.toString(), "--input", input("x"), "--json"))
+                .isEqualTo(3);
+        JsonNode doc = JsonMapper.builder().build().readTree(stdout());
+        assertThat(doc.get("envelope").get("status").asString()).isEqualTo("REFUSED");
+        assertThat(doc.get("envelope").get("errors").get(0).get("code").asString())
+                .isEqualTo("RUNTIME_UNAVAILABLE");
+        assertThat(doc.get("supervisor").isNull()).isTrue();
+    }
+
     @Test
     void aNodePathWithNoBinaryIsRuntimeUnavailableAndNothingRuns() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("not-node"));

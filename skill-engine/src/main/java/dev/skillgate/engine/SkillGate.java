@@ -49,6 +49,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apiguardian.api.API;
 
 /**
@@ -295,6 +296,8 @@ public final class SkillGate implements AutoCloseable {
         private String supervisorName;
         private boolean allowUnprovenCleanup;
         private boolean prepareSupervisorAhead;
+        private boolean spareForFirstExecutionOnly;
+        private Supplier<NodeRuntime> runtimeWhileBuilding;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
         private ResourceCeilings ceilings = ResourceCeilings.NONE;
@@ -493,6 +496,23 @@ public final class SkillGate implements AutoCloseable {
         /** The pinned Node runtime (absolute path, exact version, optionally digest). Without it nothing runs. */
         public Builder nodeRuntime(NodeRuntime runtime) {
             this.runtime = Objects.requireNonNull(runtime, "runtime");
+            this.runtimeWhileBuilding = null;
+            return this;
+        }
+
+        /**
+         * The pinned Node runtime, obtained while the gate is built (decision 0866): {@link #build()}
+         * calls {@code runtime} once, on the calling thread, after it has started preparing the
+         * supervisor ({@link #prepareSupervisorAhead}) and opened the audit log and policy store, so a
+         * host that finds its runtime out on a thread of its own (the CLI asks {@code node --version})
+         * overlaps that with the gate's opening; the supplier then only waits for that answer. What it returns is used exactly as {@link
+         * #nodeRuntime(NodeRuntime)}; what it throws, {@code build()} throws unchanged, after closing
+         * what it opened. The gate is never built without a runtime this way. Replaces an earlier
+         * {@code nodeRuntime}, and is replaced by a later one.
+         */
+        public Builder nodeRuntimeWhileBuilding(Supplier<NodeRuntime> runtime) {
+            this.runtimeWhileBuilding = Objects.requireNonNull(runtime, "runtime");
+            this.runtime = null;
             return this;
         }
 
@@ -640,6 +660,21 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The built-in Linux supervisor starts its spare helper once, for the first execution, and
+         * does not start another (decision 0865). For a process that builds a gate to run one skill
+         * and close (the CLI): without it, a second spare is started while the first execution's
+         * script runs, competes with the script for the CPU and is retired unused at {@link
+         * SkillGate#close}. Later executions still work and are checked the same way; each starts its
+         * own helper (about 2 ms more, and the helper file hashed when no helper of this gate still
+         * runs it). No effect with {@link #supervisor} or a {@link #supervisorNamed} other than {@code
+         * linux-subreaper}. Off by default.
+         */
+        public Builder spareForFirstExecutionOnly() {
+            this.spareForFirstExecutionOnly = true;
+            return this;
+        }
+
         /** Receives progress events. */
         public Builder listener(ExecutionListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
@@ -698,7 +733,8 @@ public final class SkillGate implements AutoCloseable {
                     throw new UncheckedIOException("the data directory cannot be created", e);
                 }
             }
-            LinuxSubreaperSupervisor builtIn = builtInSupervisor(dataDirectory, confinement, delegatedCgroup);
+            LinuxSubreaperSupervisor builtIn =
+                    builtInSupervisor(dataDirectory, confinement, delegatedCgroup, spareForFirstExecutionOnly);
             if (prepareSupervisorAhead
                     && safe
                     && supervisor == null
@@ -741,6 +777,16 @@ public final class SkillGate implements AutoCloseable {
                             audit,
                             Optional.ofNullable(workflowJournal))
                     : admin;
+            if (runtimeWhileBuilding != null) {
+                try {
+                    runtime = Objects.requireNonNull(runtimeWhileBuilding.get(), "the runtime supplier returned null");
+                } catch (RuntimeException | Error e) {
+                    if (owns) {
+                        effectiveAdmin.close();
+                    }
+                    throw e;
+                }
+            }
             ExecuteCapability capability = effectiveAdmin.grantEngineCapability();
             Optional<ProcessSupervisor> explicit = Optional.ofNullable(supervisor);
             Optional<String> named = Optional.ofNullable(supervisorName);
@@ -861,15 +907,19 @@ public final class SkillGate implements AutoCloseable {
 
         /**
          * The Linux subreaper supervisor (off Linux it reports itself unavailable). It keeps one spare
-         * helper started ahead of the next launch once it is first used (decision 0848); the gate's
-         * {@link SkillGate#close} retires it, so no idle helper outlives the gate.
+         * helper started ahead of the next launch once it is first used (decision 0848), or only the
+         * first one ({@code firstSpareOnly}, decision 0865); the gate's {@link SkillGate#close} retires
+         * it, so no idle helper outlives the gate.
          */
         private static LinuxSubreaperSupervisor builtInSupervisor(
-                Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup) {
+                Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup, boolean firstSpareOnly) {
             LinuxSubreaperSupervisor.Builder linux = LinuxSubreaperSupervisor.builder()
                     .dataDirectory(dataDirectory)
                     .confinement(confinement)
                     .spareHelper(true);
+            if (firstSpareOnly) {
+                linux.firstSpareOnly();
+            }
             cgroup.ifPresent(linux::delegatedCgroup);
             return linux.build();
         }

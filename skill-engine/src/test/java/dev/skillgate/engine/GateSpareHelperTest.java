@@ -215,6 +215,48 @@ class GateSpareHelperTest {
         }
     }
 
+    /**
+     * Decision 0865: a gate whose supervisor starts only the first spare has it waiting before the
+     * first execute, takes it there and starts no other; a later execute still runs (with a helper of
+     * its own) and close leaves nothing.
+     */
+    @Test
+    void aGateWithTheFirstSpareOnlyStartsNoSecondSpareAndStillRunsAgain() throws Exception {
+        Path data = base.resolve("data-first-spare-only");
+        SkillGate gate = SkillGate.builder()
+                .dataDirectory(data)
+                .skillRoot(skills)
+                .nodeRuntime(Support.runtime())
+                .approvalChannel(new Approve())
+                .prepareSupervisorAhead()
+                .spareForFirstExecutionOnly()
+                .build();
+        try {
+            assertThat(awaitHelpers(data, true)).isNotEmpty();
+            Thread.sleep(500); // the --probe helper and the write-deny probe have ended by then
+            assertThat(helpersOf(data)).as("the first spare waits").hasSize(1);
+            long spare = helpersOf(data).get(0).pid();
+            assertHelloWorldSucceeds(gate, "first", "f");
+            Thread.sleep(500); // a replenish would have started its spare by then
+            assertThat(helpersOf(data))
+                    .as("no second spare after the first execute took the first")
+                    .isEmpty();
+            assertHelloWorldSucceeds(gate, "first", "g");
+            Thread.sleep(500);
+            assertThat(helpersOf(data))
+                    .as("a later execute starts its own helper and leaves no spare")
+                    .isEmpty();
+            assertThat(ProcessHandle.of(spare).map(ProcessHandle::isAlive).orElse(false))
+                    .as("the first spare was used and has ended")
+                    .isFalse();
+        } finally {
+            gate.close();
+        }
+        assertThat(awaitHelpers(data, false))
+                .as("no helper outlives the gate's close")
+                .isEmpty();
+    }
+
     /** One hello-world execute through {@code gate} that succeeds. */
     private void assertHelloWorldSucceeds(SkillGate gate, String agent, String name) {
         assertThat(gate.execute(ExecutionRequest.of(

@@ -364,63 +364,46 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         Diagnostic.error(ErrorCode.RUNTIME_MISMATCH, "", mismatch.get()));
             }
         }
-        Optional<String> version = args.value("--node-version");
+        Optional<String> givenVersion = args.value("--node-version");
         // Asked once (decision 0826): without a pinned digest, the answer is also the runtime's first
-        // full check, so the engine's verification before the launch does not start node again.
-        Optional<NodeRuntime> asked = Optional.empty();
-        if (version.isEmpty() && nodeDigest.isEmpty()) {
-            try {
-                asked = NodeRuntime.askAndPin(node);
-            } catch (InvalidValueException e) {
-                return refused(
-                        json,
-                        out,
-                        err,
-                        ExitCode.REFUSED,
-                        dir,
-                        approve,
-                        "skillgate run: " + e.code() + ": " + e.getMessage(),
-                        Diagnostic.error(e.code(), "", e.getMessage()));
+        // full check, so the engine's verification before the launch does not start node again. In
+        // that case (the default) node is asked on a thread of its own while this one creates the data
+        // directory and the gate opens (decision 0866); every refusal keeps its place in the order:
+        // the runtime's outcome is waited for before any later refusal is reported.
+        RuntimeAnswer answer;
+        Optional<Sha256Digest> pin = nodeDigest;
+        if (givenVersion.isEmpty() && nodeDigest.isEmpty()) {
+            CompletableFuture<Optional<NodeRuntime>> asking = new CompletableFuture<>();
+            Thread ask = new Thread(
+                    () -> {
+                        try {
+                            asking.complete(NodeRuntime.askAndPin(node));
+                        } catch (RuntimeException | Error e) {
+                            asking.completeExceptionally(e);
+                        }
+                    },
+                    "skillgate-run-node-version");
+            ask.setDaemon(true);
+            ask.start();
+            answer = new RuntimeAnswer(() -> runtimeOutcome(node, givenVersion, pin, () -> answerOf(asking)));
+        } else {
+            answer = new RuntimeAnswer(() -> runtimeOutcome(node, givenVersion, pin, Optional::empty));
+            if (answer.get().refusal().isPresent()) {
+                return refusedFor(
+                        json, out, err, dir, approve, answer.get().refusal().get());
             }
-            version = asked.map(r -> r.identity().version());
-        } else if (version.isEmpty()) {
-            version = askVersion(node);
-        }
-        if (version.isEmpty()) {
-            String message = Args.path(node.toString()) + " did not answer --version";
-            return refused(
-                    json,
-                    out,
-                    err,
-                    ExitCode.REFUSED,
-                    dir,
-                    approve,
-                    "skillgate run: RUNTIME_UNAVAILABLE: " + message,
-                    Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
-        }
-        NodeRuntime runtime;
-        try {
-            runtime = asked.isPresent()
-                    ? asked.get()
-                    : nodeDigest.isPresent()
-                            ? NodeRuntime.pinned(node, version.get(), nodeDigest.get())
-                            : NodeRuntime.pinned(node, version.get());
-        } catch (InvalidValueException e) {
-            return refused(
-                    json,
-                    out,
-                    err,
-                    ExitCode.REFUSED,
-                    dir,
-                    approve,
-                    "skillgate run: " + e.code() + ": " + e.getMessage(),
-                    Diagnostic.error(e.code(), "", e.getMessage()));
         }
 
         Path dataDir;
         boolean temporary = dataDirOption.isEmpty();
         if (temporary) {
             DataDirectories.Created created = DataDirectories.createRun(defaultParent.orElseThrow());
+            if ((created.unsafe().isPresent() || created.directory().isEmpty())
+                    && answer.get().refusal().isPresent()) {
+                // Asked before the data directory was made, the runtime's refusal came first (0866).
+                return refusedFor(
+                        json, out, err, dir, approve, answer.get().refusal().get());
+            }
             if (created.unsafe().isPresent()) {
                 Diagnostic d = created.unsafe().get();
                 return refused(json, out, err, ExitCode.REFUSED, dir, approve, unsafeLine(d), d);
@@ -452,13 +435,16 @@ final class RunCommand implements Command, Cli.NeedsInput {
         AtomicReference<LaunchAuthority> authority = new AtomicReference<>();
         AtomicReference<ProgressLine> progress = new AtomicReference<>();
         AtomicReference<ProgressEvent.Stderr> scriptStderr = new AtomicReference<>();
+        Header header = new Header();
         Path shownDataDir = dataDir;
         try (ApprovalAnswers answers = new ApprovalAnswers(talk, in, approve)) {
             SkillGate gate;
             try {
                 // This process builds the gate to run one skill at once: its supervisor is prepared
-                // while the gate opens its audit log and policy store (decision 0850).
-                SkillGate.Builder builder = SkillGate.builder().prepareSupervisorAhead();
+                // while the gate opens its audit log and policy store (decision 0850), and it starts
+                // the one spare helper this run takes, not a second one to retire unused (0865).
+                SkillGate.Builder builder =
+                        SkillGate.builder().prepareSupervisorAhead().spareForFirstExecutionOnly();
                 if (showStderr) {
                     builder.deliverScriptStderr();
                 }
@@ -467,10 +453,11 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 gate = builder.dataDirectory(dataDir)
                         .confinement(confinement)
                         .skillRoots(roots.isEmpty() ? List.of(dir.getParent() == null ? dir : dir.getParent()) : roots)
-                        .nodeRuntime(runtime)
+                        .nodeRuntimeWhileBuilding(() -> answer.get().runtime().orElseThrow(RuntimeRefused::new))
                         .approvalChannel(answers)
                         .agentContext(agentContext())
                         .listener(event -> {
+                            header.printIfNotYet();
                             event.authority().ifPresent(a -> {
                                 authority.set(a);
                                 if (a instanceof LaunchAuthority.TrustedRevision receipt) {
@@ -486,7 +473,15 @@ final class RunCommand implements Command, Cli.NeedsInput {
                             }
                         })
                         .build();
+            } catch (RuntimeRefused e) {
+                return refusedFor(
+                        json, out, err, dir, approve, answer.get().refusal().orElseThrow());
             } catch (UncheckedIOException e) {
+                if (answer.get().refusal().isPresent()) {
+                    // The runtime's refusal comes first, as when node was asked before the gate (0866).
+                    return refusedFor(
+                            json, out, err, dir, approve, answer.get().refusal().get());
+                }
                 // The engine could not create or open its private state: a fault, reported, not a trace.
                 IOException cause = e.getCause();
                 String reason = cause instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
@@ -504,6 +499,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         "skillgate run: " + message,
                         Diagnostic.error(ErrorCode.DATA_DIRECTORY_UNUSABLE, dataDir.toString(), message));
             }
+            // The gate is built only with a runtime, so the answer is one (decision 0866).
+            NodeRuntime runtime = answer.get().runtime().orElseThrow();
+            Optional<String> version = answer.get().version();
             Thread hook = new Thread(() -> gate.close(DRAIN_WAIT), "skillgate-run-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             // The supervisor selection (the ServiceLoader scan and the report, over the preparation
@@ -546,25 +544,33 @@ final class RunCommand implements Command, Cli.NeedsInput {
                     }
                     return ExitCode.INVALID;
                 }
-                SupervisorSelection supervisor = gate.supervisor();
                 if (!json) {
-                    out.println("skill: " + Args.safe(skill.get().name()) + " ("
-                            + Args.safe(skill.get().location().getParent().toString()) + ")");
-                    out.println("  " + Args.safe(skill.get().description()));
-                    out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
-                            + Args.safe(version.get())
-                            + (args.value("--node-version").isPresent() ? "" : " (asked once, pinned)")
-                            + nodeDigest
-                                    .map(d -> ", " + d + " (pinned, checked again on the file that runs)")
-                                    .orElse(", digest not pinned (--node-sha256 pins it)"));
-                    out.println("supervisor: " + Args.safe(supervisor.name())
-                            + (supervisor.available()
-                                    ? (supervisor.provesCleanup() ? " (proves cleanup)" : " (cannot prove cleanup)")
-                                    : " (none: " + Args.safe(supervisor.explanation()) + ")"));
-                    out.println("data directory: " + Args.safe(dataDir.toString()) + (temporary ? " (temporary)" : ""));
-                    out.println();
-                }
-                if (!json) {
+                    // The header names the supervisor selected, which may still be being prepared: it is
+                    // printed before the execution's first event (the engine selects the supervisor before
+                    // its first event, so that print does not wait) or, when the execution ends without an
+                    // event, before the envelope. The execution's capture and checks before the selection
+                    // thus overlap the preparation instead of waiting behind it (decision 0867).
+                    SkillSummary shown = skill.get();
+                    boolean versionGiven = args.value("--node-version").isPresent();
+                    Optional<Sha256Digest> digest = nodeDigest;
+                    header.set(() -> {
+                        SupervisorSelection selected = gate.supervisor();
+                        out.println("skill: " + Args.safe(shown.name()) + " ("
+                                + Args.safe(shown.location().getParent().toString()) + ")");
+                        out.println("  " + Args.safe(shown.description()));
+                        out.println("runtime: " + Args.safe(runtime.executable().toString()) + " "
+                                + Args.safe(version.get())
+                                + (versionGiven ? "" : " (asked once, pinned)")
+                                + digest.map(d -> ", " + d + " (pinned, checked again on the file that runs)")
+                                        .orElse(", digest not pinned (--node-sha256 pins it)"));
+                        out.println("supervisor: " + Args.safe(selected.name())
+                                + (selected.available()
+                                        ? (selected.provesCleanup() ? " (proves cleanup)" : " (cannot prove cleanup)")
+                                        : " (none: " + Args.safe(selected.explanation()) + ")"));
+                        out.println("data directory: " + Args.safe(shownDataDir.toString())
+                                + (temporary ? " (temporary)" : ""));
+                        out.println();
+                    });
                     progress.set(progressLine(gate, skill.get().name(), raw.thisProcess(), err));
                 }
                 ExecutionEnvelope env = executeInterruptibly(
@@ -572,6 +578,8 @@ final class RunCommand implements Command, Cli.NeedsInput {
                         ExecutionRequest.of(RunId.random(), AGENT, skill.get().name(), input, workspace),
                         err,
                         temporary ? Optional.of(dataDir) : Optional.empty());
+                header.printIfNotYet();
+                SupervisorSelection supervisor = gate.supervisor();
                 envelope = Optional.of(env);
                 code = exitCode(env);
                 ProgressLine line = progress.getAndSet(null);
@@ -615,6 +623,125 @@ final class RunCommand implements Command, Cli.NeedsInput {
             }
         }
         return code;
+    }
+
+    /**
+     * The run's header, printed once, before anything else the execution prints (decision 0867); a
+     * print that comes first from another thread waits for the one in progress.
+     */
+    private static final class Header {
+        private Runnable print;
+        private boolean printed;
+
+        synchronized void set(Runnable print) {
+            this.print = print;
+        }
+
+        synchronized void printIfNotYet() {
+            if (print != null && !printed) {
+                printed = true;
+                print.run();
+            }
+        }
+    }
+
+    /** A refusal of the runtime steps: the line for stderr and the diagnostic for {@code --json}. */
+    private record Refusal(String line, Diagnostic diagnostic) {}
+
+    /** What the runtime steps concluded: the runtime and its version, or the refusal they end in. */
+    private record RuntimeOutcome(Optional<NodeRuntime> runtime, Optional<String> version, Optional<Refusal> refusal) {
+        static RuntimeOutcome refusedWith(String line, Diagnostic diagnostic) {
+            return new RuntimeOutcome(Optional.empty(), Optional.empty(), Optional.of(new Refusal(line, diagnostic)));
+        }
+    }
+
+    /** Thrown by the gate's runtime supplier when the runtime steps refused: the gate is not built. */
+    private static final class RuntimeRefused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RuntimeRefused() {
+            super("the runtime was refused", null, false, false);
+        }
+    }
+
+    /** The runtime steps' outcome, worked out once, at its first use (the question may still run). */
+    private static final class RuntimeAnswer {
+        private final java.util.function.Supplier<RuntimeOutcome> work;
+        private RuntimeOutcome outcome;
+
+        RuntimeAnswer(java.util.function.Supplier<RuntimeOutcome> work) {
+            this.work = work;
+        }
+
+        synchronized RuntimeOutcome get() {
+            if (outcome == null) {
+                outcome = work.get();
+            }
+            return outcome;
+        }
+    }
+
+    /**
+     * The runtime steps, in their order: the version given, asked and pinned (without a digest), or
+     * asked after the digest check; the runtime pinned. {@code asked} is {@code askAndPin}'s answer.
+     */
+    private static RuntimeOutcome runtimeOutcome(
+            Path node,
+            Optional<String> givenVersion,
+            Optional<Sha256Digest> nodeDigest,
+            java.util.function.Supplier<Optional<NodeRuntime>> asked) {
+        Optional<String> version = givenVersion;
+        Optional<NodeRuntime> pinnedByAsking = Optional.empty();
+        if (version.isEmpty() && nodeDigest.isEmpty()) {
+            try {
+                pinnedByAsking = asked.get();
+            } catch (InvalidValueException e) {
+                return RuntimeOutcome.refusedWith(
+                        "skillgate run: " + e.code() + ": " + e.getMessage(),
+                        Diagnostic.error(e.code(), "", e.getMessage()));
+            }
+            version = pinnedByAsking.map(r -> r.identity().version());
+        } else if (version.isEmpty()) {
+            version = askVersion(node);
+        }
+        if (version.isEmpty()) {
+            String message = Args.path(node.toString()) + " did not answer --version";
+            return RuntimeOutcome.refusedWith(
+                    "skillgate run: RUNTIME_UNAVAILABLE: " + message,
+                    Diagnostic.error(ErrorCode.RUNTIME_UNAVAILABLE, "", message));
+        }
+        try {
+            NodeRuntime runtime = pinnedByAsking.isPresent()
+                    ? pinnedByAsking.get()
+                    : nodeDigest.isPresent()
+                            ? NodeRuntime.pinned(node, version.get(), nodeDigest.get())
+                            : NodeRuntime.pinned(node, version.get());
+            return new RuntimeOutcome(Optional.of(runtime), version, Optional.empty());
+        } catch (InvalidValueException e) {
+            return RuntimeOutcome.refusedWith(
+                    "skillgate run: " + e.code() + ": " + e.getMessage(),
+                    Diagnostic.error(e.code(), "", e.getMessage()));
+        }
+    }
+
+    /** {@code askAndPin}'s answer from the thread that asked, or what it threw, unchanged. */
+    private static Optional<NodeRuntime> answerOf(CompletableFuture<Optional<NodeRuntime>> asking) {
+        try {
+            return asking.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error er) {
+                throw er;
+            }
+            throw e;
+        }
+    }
+
+    private static ExitCode refusedFor(
+            boolean json, PrintStream out, PrintStream err, Path dir, Optional<Revision> approve, Refusal r) {
+        return refused(json, out, err, ExitCode.REFUSED, dir, approve, r.line(), r.diagnostic());
     }
 
     /**

@@ -55,6 +55,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
     private final LandlockPolicy landlock;
     private final ConfinementPolicy confinement;
     private final boolean spareHelper;
+    private final boolean firstSpareOnly;
     private final Optional<Path> delegatedCgroup;
     private volatile SupervisorCore core;
     private boolean closed;
@@ -64,6 +65,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
         this.landlock = b.landlock;
         this.confinement = b.confinement;
         this.spareHelper = b.spareHelper;
+        this.firstSpareOnly = b.firstSpareOnly;
         this.delegatedCgroup = b.delegatedCgroup;
     }
 
@@ -132,7 +134,8 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
                             policyByte(confinement),
                             delegatedCgroup,
                             HelperLauncher.direct(),
-                            spareHelper && !closed);
+                            spareHelper && !closed,
+                            firstSpareOnly ? 1 : Long.MAX_VALUE);
                     core = c;
                 }
             }
@@ -173,6 +176,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
         private LandlockPolicy landlock = LandlockPolicy.PREFER;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private boolean spareHelper = true;
+        private boolean firstSpareOnly;
         private Optional<Path> delegatedCgroup = Optional.empty();
 
         private Builder() {}
@@ -221,6 +225,20 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
          */
         public Builder spareHelper(boolean spareHelper) {
             this.spareHelper = spareHelper;
+            return this;
+        }
+
+        /**
+         * With {@link #spareHelper(boolean) spareHelper(true)}: only the first spare is started, when the
+         * supervisor is prepared, for the first launch; no spare is started after it (decision 0865).
+         * For a caller that makes one launch and closes (the CLI): otherwise a second spare is started
+         * while that launch's script runs, competes with it for the CPU and is retired unused at
+         * {@link #close()}. Later launches still work, each starting its own helper, with the same
+         * checks (a helper of this supervisor still running the file vouches for it, decision 0838).
+         * Off by default. No effect without the spare.
+         */
+        public Builder firstSpareOnly() {
+            this.firstSpareOnly = true;
             return this;
         }
 

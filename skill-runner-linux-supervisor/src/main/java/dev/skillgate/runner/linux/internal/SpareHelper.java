@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -20,18 +21,35 @@ import java.util.concurrent.atomic.AtomicReference;
  * helper file, starting another helper or checking the file at rest compares identities instead of
  * hashing the bytes (decision 0838). A new spare is therefore started as soon as a launch has its
  * helper, while that helper lives, rather than after the run.
+ *
+ * <p>A limit on the spares started over its life (decision 0865): a one-shot caller that will make
+ * one launch asks for one, so no second spare is started while its script runs and retired unused at
+ * close. Once the limit is spent, {@link #replenish} does nothing and each launch starts its own
+ * helper, exactly as with no spare.
  */
 final class SpareHelper {
     private final HelperLauncher launcher;
     private final boolean enabled;
     private final ExecutorService threads;
+    /** Spares this may still start; {@link Long#MAX_VALUE} for no limit. */
+    private final AtomicLong startsLeft;
+
     private final AtomicReference<HelperImage.Started> spare = new AtomicReference<>();
     private final Live live = new Live();
     private volatile boolean closed;
 
     SpareHelper(HelperLauncher launcher, boolean enabled, ExecutorService threads) {
+        this(launcher, enabled, Long.MAX_VALUE, threads);
+    }
+
+    /** As above, starting at most {@code maxStarts} spares over this object's life ({@code >= 0}). */
+    SpareHelper(HelperLauncher launcher, boolean enabled, long maxStarts, ExecutorService threads) {
+        if (maxStarts < 0) {
+            throw new IllegalArgumentException("maxStarts < 0");
+        }
         this.launcher = launcher;
         this.enabled = enabled;
+        this.startsLeft = new AtomicLong(maxStarts);
         this.threads = threads;
     }
 
@@ -54,9 +72,9 @@ final class SpareHelper {
         return HelperImage.start(installed, launcher, List.of(), live);
     }
 
-    /** Starts a new spare in the background if enabled and none is waiting. */
+    /** Starts a new spare in the background if enabled, none is waiting and the limit allows one. */
     void replenish(HelperInstaller.Installed installed) {
-        if (!enabled || closed || spare.get() != null) {
+        if (!enabled || closed || spare.get() != null || !takeStart()) {
             return;
         }
         threads.execute(() -> {
@@ -74,6 +92,18 @@ final class SpareHelper {
                 }
             }
         });
+    }
+
+    /** Spends one of the starts left, if any (a spent start is not given back, even if it fails). */
+    private boolean takeStart() {
+        long left;
+        do {
+            left = startsLeft.get();
+            if (left == 0) {
+                return false;
+            }
+        } while (left != Long.MAX_VALUE && !startsLeft.compareAndSet(left, left - 1));
+        return true;
     }
 
     /**

@@ -103,10 +103,26 @@ public final class SupervisorCore {
             Optional<Path> delegatedCgroup,
             HelperLauncher launcher,
             boolean spare) {
+        return prepare(dataDirectory, policy, confinementPolicy, delegatedCgroup, launcher, spare, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #prepare(Path, int, int, Optional, HelperLauncher, boolean)}, starting at most {@code
+     * maxSpares} spares over this supervisor's life (decision 0865: a one-shot caller asks for one, the
+     * first, started here for its one launch; later launches then start their own helper).
+     */
+    public static SupervisorCore prepare(
+            Path dataDirectory,
+            int policy,
+            int confinementPolicy,
+            Optional<Path> delegatedCgroup,
+            HelperLauncher launcher,
+            boolean spare,
+            long maxSpares) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(delegatedCgroup, "delegatedCgroup");
         Objects.requireNonNull(launcher, "launcher");
-        SpareHelper spares = new SpareHelper(launcher, spare, THREADS);
+        SpareHelper spares = new SpareHelper(launcher, spare, maxSpares, THREADS);
         HelperInstaller.Installation installation = HelperInstaller.install(dataDirectory);
         if (installation instanceof HelperInstaller.Unavailable) {
             HelperInstaller.Unavailable u = (HelperInstaller.Unavailable) installation;
