@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Parses the bytes of {@code execution.json} (schemaVersion 1, SPEC §4) strictly.
@@ -52,8 +51,6 @@ public final class ManifestParser {
 
     /** Unknown fields reported one by one before the rest are summarised. */
     private static final int UNKNOWN_FIELDS_LISTED = 5;
-
-    private static final JsonMapper WRITER = JsonMapper.builder().build();
 
     private ManifestParser() {}
 

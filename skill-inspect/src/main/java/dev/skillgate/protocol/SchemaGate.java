@@ -4,6 +4,7 @@ import com.networknt.schema.Schema;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Limits;
+import dev.skillgate.protocol.internal.CompactJson;
 import dev.skillgate.protocol.internal.StrictJsonDecoder;
 import dev.skillgate.protocol.internal.SubsetGate;
 import dev.skillgate.protocol.internal.Validators;
@@ -14,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The schema gate: admits a schema only if every keyword in it is one the bounded subset enforces
@@ -38,7 +38,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @API(status = API.Status.MAINTAINED, since = "0.1.0")
 public final class SchemaGate {
-    private static final JsonMapper WRITER = JsonMapper.builder().build();
 
     private SchemaGate() {}
 
@@ -85,6 +84,6 @@ public final class SchemaGate {
                             pointerPrefix,
                             "the validator refused a schema the gate admitted; refused to be safe")));
         }
-        return new SchemaCompilation.Compiled(new CompiledSchema(role, WRITER.writeValueAsString(tree), schema.get()));
+        return new SchemaCompilation.Compiled(new CompiledSchema(role, CompactJson.write(tree), schema.get()));
     }
 }
