@@ -1,7 +1,6 @@
 package dev.skillgate.benchmarks.launch;
 
 import dev.skillgate.model.PortablePath;
-import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.runner.internal.ModuleGuard;
 import dev.skillgate.runner.internal.ProcessLiveness;
 import dev.skillgate.runner.internal.Staging;
@@ -191,23 +190,8 @@ public final class RunPathHarness {
     /** {@code ModuleGuard.url} before decision 0872: the whole source re-encoded per launch. */
     private static String oldUrl(
             String realBundleRoot, String entryArgument, PortablePath entrypoint, Map<PortablePath, byte[]> files) {
-        StringBuilder table = new StringBuilder(128 + files.size() * 96);
-        table.append("{\"root\":");
-        jsonString(table, realBundleRoot);
-        table.append(",\"entry\":");
-        jsonString(table, entrypoint.value());
-        table.append(",\"entryArg\":");
-        jsonString(table, entryArgument);
-        table.append(",\"files\":[");
-        boolean first = true;
-        for (Map.Entry<PortablePath, byte[]> e : new TreeMap<>(files).entrySet()) {
-            table.append(first ? "[" : ",[");
-            first = false;
-            jsonString(table, e.getKey().value());
-            table.append(",\"").append(Sha256Digest.hash(e.getValue()).hex()).append("\"]");
-        }
-        table.append("]}");
-        String source = SOURCE.replace("/*@GUARD_TABLE@*/ null", table.toString());
+        String table = ModuleGuard.table(realBundleRoot, entryArgument, entrypoint, files);
+        String source = SOURCE.replace("/*@GUARD_TABLE@*/ null", table);
         return "data:text/javascript;base64,"
                 + Base64.getEncoder().encodeToString(source.getBytes(StandardCharsets.UTF_8));
     }
@@ -234,10 +218,5 @@ public final class RunPathHarness {
             out.append(trimmed).append('\n');
         }
         return out.toString();
-    }
-
-    /** As {@code ModuleGuard.jsonString} for the plain ASCII paths used here. */
-    private static void jsonString(StringBuilder out, String s) {
-        out.append('"').append(s.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
     }
 }

@@ -114,15 +114,10 @@ public final class ModuleGuard {
     }
 
     /**
-     * The {@code data:} URL for one launch.
-     *
-     * @param realBundleRoot the staged bundle's real, absolute path (no link in it)
-     * @param entryArgument the entrypoint exactly as it appears in argv
-     * @param entrypoint the entrypoint's bundle path
-     * @param files the approved capture (the digests are taken from these bytes, not from staging)
-     * @throws IllegalArgumentException if the URL would not fit in one argument
+     * The guard's table for one launch as JSON text: the staged root, the entrypoint (as a bundle path
+     * and as it appears in argv) and every approved file with the SHA-256 of its approved bytes.
      */
-    public static String url(
+    public static String table(
             String realBundleRoot, String entryArgument, PortablePath entrypoint, Map<PortablePath, byte[]> files) {
         StringBuilder table = new StringBuilder(128 + files.size() * 96);
         table.append("{\"root\":");
@@ -140,7 +135,22 @@ public final class ModuleGuard {
             table.append(",\"").append(Sha256Digest.hash(e.getValue()).hex()).append("\"]");
         }
         table.append("]}");
-        byte[] tableBytes = table.toString().getBytes(StandardCharsets.UTF_8);
+        return table.toString();
+    }
+
+    /**
+     * The {@code data:} URL for one launch.
+     *
+     * @param realBundleRoot the staged bundle's real, absolute path (no link in it)
+     * @param entryArgument the entrypoint exactly as it appears in argv
+     * @param entrypoint the entrypoint's bundle path
+     * @param files the approved capture (the digests are taken from these bytes, not from staging)
+     * @throws IllegalArgumentException if the URL would not fit in one argument
+     */
+    public static String url(
+            String realBundleRoot, String entryArgument, PortablePath entrypoint, Map<PortablePath, byte[]> files) {
+        byte[] tableBytes =
+                table(realBundleRoot, entryArgument, entrypoint, files).getBytes(StandardCharsets.UTF_8);
         int used = HEAD_REST.length + tableBytes.length;
         int pad = (3 - used % 3) % 3;
         byte[] middle = new byte[used + pad];
