@@ -14,16 +14,13 @@ import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -33,28 +30,17 @@ import org.junit.jupiter.api.condition.OS;
  * be one of the consistent shapes, the delivered outcome never changes, every execution settles and
  * nothing survives.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(180)
 @EnabledOnOs(OS.LINUX)
-class ConcurrencyTest {
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path workspace;
+class ConcurrencyTest extends HelloWorldRootTest {
+    ConcurrencyTest() {
+        super("skillgate-engine-race");
+    }
 
     @BeforeAll
     void setUp() throws IOException {
-        Support.HelloWorldRoot tree = Support.helloWorldRoot("skillgate-engine-race", marker);
-        base = tree.base();
-        skills = tree.skills();
-        workspace = tree.workspace();
         // Prints after 300 ms without reading stdin: a window for cancels to land while it runs.
         Bundles.fixtureSkill(skills, "slow", dev.skillgate.fixtures.NodeFixture.NEVER_READS_STDIN, 10_000);
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
     }
 
     private SkillGate gate(SkillGateAdmin admin) {

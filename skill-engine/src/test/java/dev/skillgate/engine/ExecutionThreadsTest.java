@@ -10,11 +10,9 @@ import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionEnvelope;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
-import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +20,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -35,26 +30,11 @@ import org.junit.jupiter.api.condition.OS;
  * both asked (no execution waits for another's thread); each runs on a thread named after its run,
  * with its caller's context class loader, and a thread going idle keeps neither.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(120)
 @EnabledOnOs(OS.LINUX)
-class ExecutionThreadsTest {
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path workspace;
-
-    @BeforeAll
-    void setUp() throws IOException {
-        Support.HelloWorldRoot tree = Support.helloWorldRoot("skillgate-engine-threads", marker);
-        base = tree.base();
-        skills = tree.skills();
-        workspace = tree.workspace();
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
+class ExecutionThreadsTest extends HelloWorldRootTest {
+    ExecutionThreadsTest() {
+        super("skillgate-engine-threads");
     }
 
     /** Approves only once {@code together} requests are waiting at the same time. */

@@ -9,16 +9,12 @@ import dev.skillgate.consent.spi.ApprovalChannel;
 import dev.skillgate.model.AgentId;
 import dev.skillgate.model.ExecutionStatus;
 import dev.skillgate.model.RunId;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -27,26 +23,11 @@ import org.junit.jupiter.api.condition.OS;
  * launch, and {@link SkillGate#close()} retires it, so no idle helper outlives the gate. The helpers
  * are found as this JVM's children whose executable lies in the test's own data directory.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.Timeout(120)
 @EnabledOnOs(OS.LINUX)
-class GateSpareHelperTest {
-    private final String marker = Support.newMarker();
-    private Path base;
-    private Path skills;
-    private Path workspace;
-
-    @BeforeAll
-    void setUp() throws IOException {
-        Support.HelloWorldRoot tree = Support.helloWorldRoot("skillgate-engine-spare", marker);
-        base = tree.base();
-        skills = tree.skills();
-        workspace = tree.workspace();
-    }
-
-    @AfterAll
-    void noSurvivors() throws IOException {
-        Support.assertNoSurvivors(marker, base);
+class GateSpareHelperTest extends HelloWorldRootTest {
+    GateSpareHelperTest() {
+        super("skillgate-engine-spare");
     }
 
     private static final class Approve implements ApprovalChannel {

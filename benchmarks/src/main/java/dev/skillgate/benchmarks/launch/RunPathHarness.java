@@ -196,7 +196,7 @@ public final class RunPathHarness {
                 + Base64.getEncoder().encodeToString(source.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static final String SOURCE = compact(load()) + "//# sourceURL=skillgate:module-guard\n";
+    private static final String SOURCE = ModuleGuard.compactSource(load()) + "//# sourceURL=skillgate:module-guard\n";
 
     private static String load() {
         try (java.io.InputStream in =
@@ -205,18 +205,5 @@ public final class RunPathHarness {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    /** As {@code ModuleGuard.compactSource}. */
-    private static String compact(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (String line : text.split("\n", -1)) {
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("//")) {
-                continue;
-            }
-            out.append(trimmed).append('\n');
-        }
-        return out.toString();
     }
 }

@@ -220,7 +220,7 @@ public final class ModuleGuard {
      * Drops whole-line {@code //} comments and leading indentation: a third less to decode and parse
      * per launch. Lines with code are kept as they are (a {@code //} inside a string stays).
      */
-    static String compactSource(String text) {
+    public static String compactSource(String text) {
         StringBuilder out = new StringBuilder(text.length());
         for (String line : text.split("\n", -1)) {
             String trimmed = line.strip();
