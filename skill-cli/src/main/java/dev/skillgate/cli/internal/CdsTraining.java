@@ -14,7 +14,8 @@ import java.util.List;
  * The launcher's class-data sharing training run (decisions 0803, 0824): {@code inspect --json} and
  * {@code validate} of the sample skill with their output discarded, then every class named in the {@link #CLASS_LIST}
  * resource loaded without being initialised, so the dynamic archive written at exit holds the
- * classes of {@code run} and {@code validate} too, not only those of {@code inspect}.
+ * classes of {@code run} and {@code validate} too, not only those of {@code inspect}, and their lambda
+ * and record call sites, linked without running them ({@link IndyPrelink}, decision 0886).
  *
  * <p>Inert like {@code inspect}: it starts no process, writes nothing but the archive the JVM
  * writes, and runs no static initialiser of a listed class. A name that no longer exists is skipped
@@ -41,7 +42,10 @@ public final class CdsTraining {
             int validated = new Cli(none, none).run(new String[] {"validate", args[0]});
             code = code != 0 ? code : validated;
         }
-        load(classList());
+        List<String> names = classList();
+        load(names);
+        // Their lambda and record call sites linked too, without running them (decision 0886).
+        IndyPrelink.link(names, CdsTraining.class.getClassLoader());
         System.exit(code);
     }
 
