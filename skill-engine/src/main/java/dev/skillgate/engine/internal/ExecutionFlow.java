@@ -24,6 +24,7 @@ import dev.skillgate.model.ExecutionManifest;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.SkillName;
 import dev.skillgate.model.WorkspaceIdentity;
+import dev.skillgate.model.shared.ReusedDaemonThreads;
 import dev.skillgate.protocol.Invocation;
 import dev.skillgate.protocol.Validation;
 import dev.skillgate.runner.ExecutionHandle;
@@ -37,11 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -102,21 +99,8 @@ final class ExecutionFlow {
             outcomes.refuse(e, ErrorCode.ENGINE_CLOSED, "this SkillGate is closed");
             return e;
         }
-        ClassLoader callerLoader = Thread.currentThread().getContextClassLoader();
-        String name = "skillgate-exec-" + request.run();
         try {
-            EXECUTION_THREADS.execute(() -> {
-                Thread me = Thread.currentThread();
-                me.setName(name);
-                me.setContextClassLoader(callerLoader);
-                try {
-                    runGuarded(e, request);
-                } finally {
-                    me.setName(IDLE_NAME);
-                    me.setContextClassLoader(null);
-                    Thread.interrupted();
-                }
-            });
+            EXECUTION_THREADS.start("skillgate-exec-" + request.run(), () -> runGuarded(e, request));
         } catch (RejectedExecutionException | OutOfMemoryError noThread) {
             outcomes.refuse(e, ErrorCode.EXEC_ABORTED, "no thread could be started for the execution");
         }
@@ -133,15 +117,7 @@ final class ExecutionFlow {
      * machine). Unbounded like the threads it replaces: one waiting for a human never delays another
      * execution. Idle threads end after 30 s.
      */
-    private static final ExecutorService EXECUTION_THREADS =
-            new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-                // No inheritable thread-locals: a thread created while one caller's execution starts
-                // later runs other callers' executions, and must not carry the first caller's values.
-                Thread t = new Thread(null, r, IDLE_NAME, 0, false);
-                t.setDaemon(true);
-                t.setContextClassLoader(null);
-                return t;
-            });
+    private static final ReusedDaemonThreads EXECUTION_THREADS = new ReusedDaemonThreads(IDLE_NAME);
 
     private void runGuarded(Execution e, ExecutionRequest request) {
         try {

@@ -12,6 +12,7 @@ import dev.skillgate.model.PortablePath;
 import dev.skillgate.model.ProcessExit;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.RunId;
+import dev.skillgate.model.shared.ReusedDaemonThreads;
 import dev.skillgate.model.shared.Text;
 import dev.skillgate.runner.DirectoryIdentity;
 import dev.skillgate.runner.ExecutionHandle;
@@ -100,21 +101,8 @@ public final class RunExecution implements ExecutionHandle {
             ProgressListener listener) {
         RunExecution ex = new RunExecution(
                 request, runtime, supervisor, dataDirectory, acceptUnproven, reportStderr, ceilings, listener);
-        ClassLoader callerLoader = Thread.currentThread().getContextClassLoader();
-        String name = "skillgate-run-" + request.runId();
         try {
-            RUN_THREADS.execute(() -> {
-                Thread me = Thread.currentThread();
-                me.setName(name);
-                me.setContextClassLoader(callerLoader);
-                try {
-                    ex.execute();
-                } finally {
-                    me.setName(IDLE_NAME);
-                    me.setContextClassLoader(null);
-                    Thread.interrupted();
-                }
-            });
+            RUN_THREADS.start("skillgate-run-" + request.runId(), ex::execute);
         } catch (java.util.concurrent.RejectedExecutionException | OutOfMemoryError noThread) {
             // Nothing was staged or started: the run is refused, as a failed thread start was before.
             ex.envelope.complete(ex.refused(ErrorCode.EXEC_ABORTED, "no thread could be started for the run"));
@@ -128,18 +116,9 @@ public final class RunExecution implements ExecutionHandle {
     /**
      * The process-wide run threads (decision 0871, as the engine's execution threads of decision
      * 0816): each run still has a daemon thread to itself for its whole launch sequence, named after
-     * the run while it lasts; an idle thread is reused instead of a new one started. Unbounded, so no
-     * run ever waits behind another; idle threads end after 30 s. No inheritable thread-locals: a
-     * thread made while one caller's run starts later runs other callers' runs. The caller's context
-     * class loader is carried explicitly for each run instead, and cleared after it.
+     * the run while it lasts; an idle thread is reused instead of a new one started.
      */
-    private static final java.util.concurrent.ExecutorService RUN_THREADS = new java.util.concurrent.ThreadPoolExecutor(
-            0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
-                Thread t = new Thread(null, r, IDLE_NAME, 0, false);
-                t.setDaemon(true);
-                t.setContextClassLoader(null);
-                return t;
-            });
+    private static final ReusedDaemonThreads RUN_THREADS = new ReusedDaemonThreads(IDLE_NAME);
 
     @Override
     public RunId runId() {
