@@ -184,11 +184,7 @@ class RevisionPipelineTest {
         RevisionPipeline pipeline = RevisionPipeline.open(List.copyOf(files.keySet()), Optional.of(own), 0);
         // Feed all but the last: the worker hashes seven files and then waits.
         files.headMap(PortablePath.of("f7")).forEach(pipeline::feed);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!pipeline.hashedByWorker() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(pipeline.hashedByWorker()).isTrue();
+        awaitHashedByWorker(pipeline);
         pipeline.close();
         assertThat(pipeline.workerRunning()).isFalse();
         assertThat(pipeline.heldSlots()).isZero();
@@ -299,11 +295,7 @@ class RevisionPipelineTest {
         Executor own = task -> new Thread(task).start();
         RevisionPipeline pipeline = RevisionPipeline.open(List.copyOf(files.keySet()), Optional.of(own), 0);
         files.forEach(pipeline::feed);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!pipeline.hashedByWorker() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(pipeline.hashedByWorker()).isTrue();
+        awaitHashedByWorker(pipeline);
         Thread.currentThread().interrupt();
         boolean threw;
         try {
@@ -358,5 +350,14 @@ class RevisionPipelineTest {
                 .filter(t -> t.getName().startsWith(CaptureHashExecutor.THREAD_NAME_PREFIX))
                 .count();
         assertThat(workers).isBetween(1L, (long) CaptureHashExecutor.THREADS);
+    }
+
+    /** Waits (at most 10 s) until the pipeline's worker has hashed something, and asserts it did. */
+    static void awaitHashedByWorker(RevisionPipeline pipeline) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!pipeline.hashedByWorker() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(pipeline.hashedByWorker()).as("the worker hashed").isTrue();
     }
 }

@@ -147,11 +147,7 @@ class StandbyAndWindowsTest {
         RevisionPipeline pipeline = RevisionPipeline.open(List.copyOf(files.keySet()), Optional.empty(), 0, standby);
         PortablePath first = files.firstKey();
         pipeline.feed(first, files.get(first)); // the rest never comes: the worker waits for slot 1
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!pipeline.hashedByWorker() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(pipeline.hashedByWorker()).isTrue();
+        RevisionPipelineTest.awaitHashedByWorker(pipeline);
         pipeline.close();
         assertThat(pipeline.workerRunning()).isFalse();
         assertThat(pipeline.heldSlots()).isZero();
