@@ -114,6 +114,14 @@ void open_and_verify(struct run *r, int *outcome, uint32_t *code, int *err) {
  */
 void open_workspace(struct run *r, int *outcome, uint32_t *code, int *err) {
     r->cwd_fd = open(r->rq.cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (r->cwd_fd < 0 && r->rq.cwd_mode == CWD_CHECK_IDENTITY && (errno == ENOENT || errno == ENOTDIR)) {
+        /* The bound directory is no longer at its path (renamed away, not yet or never replaced):
+         * the same refusal as a replacement, not a spawn failure. */
+        *outcome = OUT_SETUP_FAILED;
+        *code = SC_WORKSPACE_CHANGED;
+        *err = 0;
+        return;
+    }
     if (r->cwd_fd < 0) {
         *outcome = OUT_SPAWN_FAILED;
         *code = SC_CHILD_CHDIR;

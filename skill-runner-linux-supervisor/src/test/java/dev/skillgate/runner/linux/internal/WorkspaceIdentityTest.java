@@ -68,6 +68,22 @@ class WorkspaceIdentityTest {
     }
 
     @Test
+    void aDirectoryRenamedAwayAndNotReplacedIsRefusedAsChangedNotAsASpawnFailure() throws Exception {
+        // The gap of a same-uid swapper between its rename and its mkdir (LastMomentAttackTest).
+        TestRun t = TestRun.of(runs, "cwd.mjs");
+        t.dirIdentity = DirectoryIdentity.of(t.dir);
+        Files.move(t.dir, t.dir.resolveSibling(t.dir.getFileName() + ".approved"));
+
+        HelperRun.Report r = t.run(core);
+        assertThat(r.result().outcome()).isEqualTo(Outcome.SETUP_FAILED);
+        assertThat(r.result().detail()).isEqualTo("WORKSPACE_CHANGED: working directory is not the approved directory");
+        assertThat(r.result().cleanup()).isEqualTo(CleanupEvidence.nothingStarted());
+        assertThat(r.spawned()).isEmpty();
+        assertThat(t.dir.resolveSibling(t.dir.getFileName() + ".approved").resolve("touched-by-script"))
+                .doesNotExist();
+    }
+
+    @Test
     void aDirectoryReplacedAfterTheCheckChangesNothing() throws Exception {
         TestRun t = TestRun.of(runs, "cwd.mjs");
         DirectoryIdentity approved = DirectoryIdentity.of(t.dir).orElseThrow();
