@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * Process-wide daemon threads for long tasks that each need a thread of their own for as long as
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  * while one caller starts a task later runs other callers' tasks. Not guaranteed: which thread runs
  * a task, or that a thread is ever reused.
  */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
 public final class ReusedDaemonThreads {
     private final String idleName;
     private final ExecutorService pool;
