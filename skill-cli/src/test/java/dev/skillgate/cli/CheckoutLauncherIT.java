@@ -131,6 +131,56 @@ class CheckoutLauncherIT {
     }
 
     /**
+     * Decision 0887: {@code validate} maps an archive of its own, trained on {@code validate} alone and
+     * several times smaller than the one every other command maps ({@code validate --json} included);
+     * both are private, both are used by later starts, and the output is the same without either.
+     */
+    @Test
+    void validateMapsASmallerArchiveOfItsOwn() throws IOException {
+        Path cache = Files.createDirectory(
+                fresh.resolve("cache"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Map<String, String> logged =
+                Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
+        bash(LAUNCHER + " validate " + HELLO, fresh, logged);
+        List<Path> validateOnly = archives(cache);
+        assertThat(validateOnly).hasSize(1);
+        LauncherProcess.Result validated = bash(LAUNCHER + " validate " + HELLO, fresh, logged);
+        assertThat(validated.exit()).as(validated.toString()).isZero();
+        assertThat(validated.stdout())
+                .contains("Valid skill:")
+                .contains("dev.skillgate.cli.Main source: shared objects file (top)");
+
+        bash(LAUNCHER + " validate --json " + HELLO, fresh, logged);
+        List<Path> both = archives(cache);
+        assertThat(both).hasSize(2).contains(validateOnly.get(0));
+        Path full = both.get(both.get(0).equals(validateOnly.get(0)) ? 1 : 0);
+        assertThat(Files.size(validateOnly.get(0)) * 3)
+                .as("the validate archive holds validate's classes only")
+                .isLessThan(Files.size(full));
+        for (Path archive : both) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(archive))
+                            .substring(3))
+                    .doesNotContain("w");
+        }
+        LauncherProcess.Result json = bash(LAUNCHER + " validate --json " + HELLO, fresh, logged);
+        assertThat(json.stdout()).contains("dev.skillgate.cli.Main source: shared objects file (top)");
+        bash(LAUNCHER + " --version", fresh, logged);
+        assertThat(archives(cache))
+                .as("every other command maps the full archive")
+                .isEqualTo(both);
+
+        Map<String, String> plain = Map.of("XDG_CACHE_HOME", cache.toString());
+        LauncherProcess.Result withArchive = bash(LAUNCHER + " validate " + HELLO, fresh, plain);
+        LauncherProcess.Result without = bash(
+                LAUNCHER + " validate " + HELLO,
+                fresh,
+                Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_CDS", "off"));
+        assertThat(withArchive.exit()).as(withArchive.toString()).isZero();
+        assertThat(withArchive).isEqualTo(without);
+    }
+
+    /**
      * Decision 0803: an archive someone else could swap is never mapped: a cache directory others
      * may write to gets none, and an archive made writable by the group is ignored.
      */

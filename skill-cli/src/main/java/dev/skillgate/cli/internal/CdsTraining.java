@@ -17,6 +17,11 @@ import java.util.List;
  * classes of {@code run} and {@code validate} too, not only those of {@code inspect}, and their lambda
  * and record call sites, linked without running them ({@link IndyPrelink}, decision 0886).
  *
+ * <p>{@code CdsTraining --validate SAMPLE_DIR} trains the archive that {@code validate} with text
+ * output alone maps (decision 0887): {@code validate} of the sample, nothing else, so the archive
+ * holds about a tenth of the classes and the JVM relocates about a tenth of the pointers when it maps
+ * it at start-up.
+ *
  * <p>Inert like {@code inspect}: it starts no process, writes nothing but the archive the JVM
  * writes, and runs no static initialiser of a listed class. A name that no longer exists is skipped
  * (the archive is only smaller); {@code CdsTrainingTest} keeps the list current. Not a command: the
@@ -28,12 +33,19 @@ public final class CdsTraining {
 
     private CdsTraining() {}
 
+    /** The first argument that trains the archive of {@code validate} alone. */
+    public static final String VALIDATE_ONLY = "--validate";
+
     /**
      * {@code CdsTraining SAMPLE_DIR}: inspects and validates the sample (output discarded), then loads
-     * the listed classes; exits 0 when both commands did, else the first other exit code.
+     * the listed classes; exits 0 when both commands did, else the first other exit code. {@code
+     * CdsTraining --validate SAMPLE_DIR}: validates the sample, and nothing else.
      */
     public static void main(String[] args) {
         PrintStream none = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+        if (args.length == 2 && VALIDATE_ONLY.equals(args[0])) {
+            System.exit(validateOnly(args[1], none));
+        }
         int code = 2;
         if (args.length == 1) {
             // Both inert (they read the sample's files and start nothing); their code paths, lambdas
@@ -47,6 +59,15 @@ public final class CdsTraining {
         // Their lambda and record call sites linked too, without running them (decision 0886).
         IndyPrelink.link(names, CdsTraining.class.getClassLoader());
         System.exit(code);
+    }
+
+    /**
+     * Validates the sample (text output, discarded) after loading the entry point the launcher starts,
+     * which this run does not go through; the validation's exit code.
+     */
+    static int validateOnly(String sample, PrintStream none) {
+        load(List.of("dev.skillgate.cli.Main"));
+        return new Cli(none, none).run(new String[] {"validate", sample});
     }
 
     /** The class names of {@link #CLASS_LIST}, in order; empty when the resource is missing. */
