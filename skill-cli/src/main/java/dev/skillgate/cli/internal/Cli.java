@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 /** Dispatches {@code skillgate} subcommands and turns every outcome into an exit code. */
 public final class Cli {
@@ -266,7 +265,7 @@ public final class Cli {
 
     /** The version this build was made from. */
     public static String version() {
-        return buildProperty("version");
+        return known(BuildInfo.VERSION);
     }
 
     /**
@@ -274,19 +273,14 @@ public final class Cli {
      * when tracked files differed from it; {@code unknown} when built outside a git checkout.
      */
     public static String commit() {
-        return buildProperty("commit");
+        return known(BuildInfo.COMMIT);
     }
 
-    private static String buildProperty(String key) {
-        Properties props = new Properties();
-        try (InputStream in = Cli.class.getResourceAsStream("/dev/skillgate/cli/version.properties")) {
-            if (in != null) {
-                props.load(in);
-            }
-        } catch (IOException e) {
-            return "unknown";
-        }
-        String value = props.getProperty(key, "unknown");
+    /**
+     * A value the build wrote into {@link BuildInfo} (decision 0889: constants, not a resource, so a
+     * cold start reads no file for them); {@code unknown} when the build left it empty or unexpanded.
+     */
+    private static String known(String value) {
         return value.isEmpty() || value.startsWith("${") ? "unknown" : value;
     }
 }
