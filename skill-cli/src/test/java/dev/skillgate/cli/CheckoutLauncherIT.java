@@ -98,9 +98,7 @@ class CheckoutLauncherIT {
      */
     @Test
     void theFirstStartMakesAPrivateArchiveThatLaterStartsUse() throws IOException {
-        Path cache = Files.createDirectory(
-                fresh.resolve("cache"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path cache = privateCache();
         Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
         LauncherProcess.Result first = bash(LAUNCHER + " validate " + HELLO, fresh, env);
         assertThat(first.exit()).as(first.toString()).isZero();
@@ -137,9 +135,7 @@ class CheckoutLauncherIT {
      */
     @Test
     void validateMapsASmallerArchiveOfItsOwn() throws IOException {
-        Path cache = Files.createDirectory(
-                fresh.resolve("cache"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path cache = privateCache();
         Map<String, String> logged =
                 Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
         bash(LAUNCHER + " validate " + HELLO, fresh, logged);
@@ -197,9 +193,7 @@ class CheckoutLauncherIT {
         assertThat(r.stdout()).contains("skillgate " + DistributionIT.VERSION).doesNotContain("(top)");
         assertThat(archives(open)).isEmpty();
 
-        Path cache = Files.createDirectory(
-                fresh.resolve("cache"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path cache = privateCache();
         env.put("XDG_CACHE_HOME", cache.toString());
         bash(LAUNCHER + " --version", fresh, env);
         List<Path> made = archives(cache);
@@ -221,9 +215,7 @@ class CheckoutLauncherIT {
      */
     @Test
     void anArchiveChangedAfterItsCheckIsCheckedAgainAndRefused() throws IOException {
-        Path cache = Files.createDirectory(
-                fresh.resolve("cache"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path cache = privateCache();
         Map<String, String> env =
                 Map.of("XDG_CACHE_HOME", cache.toString(), "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
         bash(LAUNCHER + " --version", fresh, env);
@@ -250,6 +242,13 @@ class CheckoutLauncherIT {
     }
 
     private static final String LAUNCHER = LauncherProcess.quote(DistributionIT.CHECKOUT.resolve("bin/skillgate"));
+
+    /** A cache directory only this user may change, as the launcher's archive rule requires. */
+    private Path privateCache() throws IOException {
+        return Files.createDirectory(
+                fresh.resolve("cache"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
 
     private static List<Path> archives(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
