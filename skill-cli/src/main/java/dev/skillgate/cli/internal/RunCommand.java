@@ -188,6 +188,9 @@ final class RunCommand implements Command, Cli.NeedsInput {
     @Override
     public ExitCode run(List<String> argv, InputStream in, RawArguments raw, PrintStream out, PrintStream err)
             throws UsageException {
+        // The parsers the catalog and the execution meet first, initialised beside the gate's opening
+        // (decision 0882); nothing here waits for it.
+        Preinitializer.start();
         Args args = Args.parse(
                 argv,
                 Set.of("--json", "--show-stderr"),

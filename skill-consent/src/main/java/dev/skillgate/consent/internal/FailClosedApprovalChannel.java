@@ -39,7 +39,6 @@ public final class FailClosedApprovalChannel implements ApprovalChannel {
     /** Most host channel calls in progress at once, across every wrapper in this JVM. */
     public static final int MAX_CALLS = 64;
 
-    private static final System.Logger LOG = System.getLogger("dev.skillgate.consent");
     private static final AtomicLong THREADS = new AtomicLong();
     private static final ThreadPoolExecutor CALLS =
             new ThreadPoolExecutor(0, MAX_CALLS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -162,7 +161,7 @@ public final class FailClosedApprovalChannel implements ApprovalChannel {
 
     private static void answer(ProposalId id, CompletableFuture<ApprovalDecision> result, ApprovalDecision d) {
         if (!result.complete(d) && d.isApproval()) {
-            LOG.log(
+            Log.LOG.log(
                     System.Logger.Level.WARNING,
                     "skillgate: an approval of request {0} arrived after its deadline and was ignored",
                     id);
@@ -179,5 +178,14 @@ public final class FailClosedApprovalChannel implements ApprovalChannel {
 
     private static ApprovalDecision unavailable(String reason) {
         return new ApprovalDecision.Denied(ErrorCode.CONSENT_CHANNEL_UNAVAILABLE, reason);
+    }
+
+    /**
+     * The logger, made at the first line logged (decision 0882): {@code System.getLogger} starts
+     * {@code java.util.logging}, about 10 ms of a cold CLI start, and this channel logs only a late
+     * approval.
+     */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger("dev.skillgate.consent");
     }
 }

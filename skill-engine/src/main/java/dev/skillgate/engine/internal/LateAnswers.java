@@ -37,7 +37,6 @@ final class LateAnswers {
     /** Most late-answer records waiting to be written; beyond that they are logged and dropped. */
     static final int MAX_QUEUED = 256;
 
-    private static final System.Logger LOG = System.getLogger("dev.skillgate.engine");
     private static final ThreadPoolExecutor WRITER =
             new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(MAX_QUEUED), r -> {
                 Thread t = new Thread(r, "skillgate-late-answers");
@@ -182,7 +181,7 @@ final class LateAnswers {
                         arrived.isApproval(),
                         Math.max(0, TimeUnit.NANOSECONDS.toMillis(arrivedNanos - askedNanos)));
             }
-            LOG.log(
+            EngineLog.LOG.log(
                     System.Logger.Level.WARNING,
                     "skillgate: a late {0} to request {1} was ignored; it is recorded in the audit log",
                     event.approved() ? "approval" : "denial",
@@ -209,7 +208,7 @@ final class LateAnswers {
     /** Logs, once per gate, that a late answer could not be recorded. */
     private void unrecorded(String why) {
         if (unrecordedLogged.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.WARNING, "skillgate: a late answer could not be recorded ({0})", why);
+            EngineLog.LOG.log(System.Logger.Level.WARNING, "skillgate: a late answer could not be recorded ({0})", why);
         }
     }
 }

@@ -17,8 +17,6 @@ import java.util.Set;
  * or an audit record. Thread-safe. Not API.
  */
 final class Listeners {
-    private static final System.Logger LOG = System.getLogger("dev.skillgate.engine");
-
     private final ExecutionListener listener;
     private final Set<String> failures = new HashSet<>(); // guarded by itself
 
@@ -56,7 +54,7 @@ final class Listeners {
             first = failures.size() < 64 && failures.add(name);
         }
         if (first) {
-            LOG.log(
+            EngineLog.LOG.log(
                     System.Logger.Level.WARNING,
                     "skillgate: the host''s ExecutionListener threw {0}; it changes no outcome and is logged once",
                     name);
