@@ -103,6 +103,22 @@ class ExecuteEndToEndTest extends LiveEngineTest {
         return admin.trust().records(0, 1000).stream().map(AuditRecord::event).toList();
     }
 
+    /** The audit log's events once it holds any (at most 30 s), else the empty list. */
+    private List<AuditEvent> awaitAuditEvents() throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<AuditEvent> events = auditEvents();
+        while (events.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            events = auditEvents();
+        }
+        return events;
+    }
+
     private boolean stagingEmpty() throws IOException {
         Path staging = data.resolve("staging");
         if (!Files.exists(staging)) {
@@ -240,10 +256,17 @@ class ExecuteEndToEndTest extends LiveEngineTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
         assertThat(env.status()).isEqualTo(ExecutionStatus.REFUSED);
         assertThat(env.errorCodes()).containsExactly(ErrorCode.CONSENT_TIMEOUT);
-        // A late approval changes nothing.
+        // A late approval changes nothing: nothing runs and no run is consumed or settled. The late
+        // answer itself is recorded, off the answering thread, and is then the log's only record
+        // (waited for: asserting an empty log raced that write).
         channel.approveNext();
+        List<AuditEvent> events = awaitAuditEvents();
         assertThat(workspace.resolve("late.txt")).doesNotExist();
-        assertThat(auditEvents()).isEmpty();
+        assertThat(events)
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        AuditEvent.LateAnswer.class,
+                        late -> assertThat(late.approved()).isTrue());
         channel.close();
     }
 
