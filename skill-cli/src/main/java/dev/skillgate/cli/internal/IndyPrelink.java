@@ -85,6 +85,25 @@ final class IndyPrelink {
         return linked;
     }
 
+    /**
+     * Counts the {@code LambdaMetafactory} call sites (lambdas and method references) in one class
+     * file, without linking or loading anything: the check that a class rewritten without lambdas
+     * (decision 0895) stays so.
+     */
+    static int lambdaSites(byte[] classFile) throws IOException {
+        ClassFile file = ClassFile.read(classFile);
+        int count = 0;
+        for (ClassFile.Site site : file.sites()) {
+            int[] bootstrap = file.bootstraps().get(site.bootstrap());
+            int[] handle = file.entry(bootstrap[0]);
+            int[] member = file.entry(handle[2]);
+            if (file.className(member[1]).equals(LAMBDA_FACTORY)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     private static byte[] classBytes(String name, ClassLoader loader) throws IOException {
         try (InputStream in = loader.getResourceAsStream(name.replace('.', '/') + ".class")) {
             if (in == null) {
