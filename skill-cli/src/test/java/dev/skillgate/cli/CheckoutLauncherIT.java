@@ -64,6 +64,32 @@ class CheckoutLauncherIT {
             LauncherProcess.quote(DistributionIT.CHECKOUT.resolve("examples/skills/hello-world"));
 
     /**
+     * Decisions 0824 and 0895: once its archive is made, the README's run takes every Skillgate class
+     * from it; one loaded from a jar (a class added to the run path but not to {@code cds-classes.txt},
+     * such as the anonymous class that replaces a lambda) opens and verifies that jar on every start.
+     */
+    @Test
+    void theReadmeRunTakesEverySkillgateClassFromTheArchive() throws IOException {
+        Path bin = Files.createDirectory(fresh.resolve("bin"));
+        Files.createSymbolicLink(bin.resolve("skillgate"), DistributionIT.CHECKOUT.resolve("bin/skillgate"));
+        Map<String, String> env = Map.of(
+                "PATH", pathWith(bin),
+                "XDG_CACHE_HOME", privateCache().toString(),
+                "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
+        bash(DistributionIT.readmeMainJob(), DistributionIT.CHECKOUT, env);
+        LauncherProcess.Result r = bash(DistributionIT.readmeMainJob(), DistributionIT.CHECKOUT, env);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.stdout()).contains("status: SUCCEEDED");
+        List<String> fromJars = r.stdout()
+                .lines()
+                .filter(l -> l.contains(" dev.skillgate.") && l.contains(" source: file:"))
+                .toList();
+        assertThat(fromJars)
+                .as("list these classes in skill-cli's cds-classes.txt (decision 0824)")
+                .isEmpty();
+    }
+
+    /**
      * The launcher runs the class path (decision 0802); the module descriptors are still exercised
      * for real: the same jars on the module path validate the sample and run the README main job.
      */
