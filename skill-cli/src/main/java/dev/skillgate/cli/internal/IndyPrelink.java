@@ -94,17 +94,15 @@ final class IndyPrelink {
         ClassFile file = ClassFile.read(classFile);
         int count = 0;
         for (ClassFile.Site site : file.sites()) {
-            int[] bootstrap = file.bootstraps().get(site.bootstrap());
-            int[] handle = file.entry(bootstrap[0]);
-            int[] member = file.entry(handle[2]);
-            if (file.className(member[1]).equals(LAMBDA_FACTORY)) {
+            if (file.className(file.bootstrapMethod(site)[1]).equals(LAMBDA_FACTORY)) {
                 count++;
             }
         }
         return count;
     }
 
-    private static byte[] classBytes(String name, ClassLoader loader) throws IOException {
+    /** The class file of {@code name} as the loader finds it; empty when it is missing or too large. */
+    static byte[] classBytes(String name, ClassLoader loader) throws IOException {
         try (InputStream in = loader.getResourceAsStream(name.replace('.', '/') + ".class")) {
             if (in == null) {
                 return new byte[0];
@@ -135,9 +133,8 @@ final class IndyPrelink {
     /** Resolves constants of one class file against its own lookup, never invoking a resolved handle. */
     private record Resolver(MethodHandles.Lookup caller, ClassFile file) {
         boolean link(ClassFile.Site site) throws Throwable {
-            int[] bootstrap = file.bootstraps().get(site.bootstrap());
-            int[] handle = file.entry(bootstrap[0]);
-            int[] member = file.entry(handle[2]);
+            int[] bootstrap = file.bootstrap(site);
+            int[] member = file.bootstrapMethod(site);
             String bootstrapOwner = file.className(member[1]);
             int[] bootstrapNat = file.entry(member[2]);
             String bootstrapName = file.utf8(bootstrapNat[1]);
@@ -321,8 +318,29 @@ final class IndyPrelink {
             return sites;
         }
 
-        List<int[]> bootstraps() {
-            return bootstraps;
+        /** The {@code BootstrapMethods} entry of {@code site}: its handle's index, then its arguments. */
+        int[] bootstrap(Site site) {
+            if (site.bootstrap() >= bootstraps.size()) {
+                throw new IllegalArgumentException("no bootstrap method " + site.bootstrap());
+            }
+            return bootstraps.get(site.bootstrap());
+        }
+
+        /**
+         * The method reference ({@code tag, class index, name-and-type index}) that {@code site}'s
+         * bootstrap handle names, each step checked for its kind.
+         */
+        int[] bootstrapMethod(Site site) {
+            int handleIndex = bootstrap(site)[0];
+            int[] handle = entry(handleIndex);
+            if (handle[0] != METHOD_HANDLE) {
+                throw new IllegalArgumentException("constant " + handleIndex + " is not a method handle");
+            }
+            int[] member = entry(handle[2]);
+            if (member[0] != METHOD_REF && member[0] != INTERFACE_METHOD_REF) {
+                throw new IllegalArgumentException("constant " + handle[2] + " is not a method");
+            }
+            return member;
         }
 
         int[] entry(int index) {

@@ -64,14 +64,57 @@ class IndyPrelinkTest {
                 for (IndyPrelink.ClassFile.Site site : file.sites()) {
                     try {
                         file.entry(site.nameAndType());
+                        file.bootstrapMethod(site);
                     } catch (IllegalArgumentException expected) {
-                        // an index out of the pool: refused by name
+                        // an index out of the pool or of the wrong kind: refused by name
                     }
                 }
             } catch (IOException | IllegalArgumentException expected) {
                 // refused
             }
+            try {
+                IndyPrelink.lambdaSites(damaged); // the count NoLambdaOnRunPathTest relies on
+            } catch (IOException | IllegalArgumentException expected) {
+                // refused, never an index or cast error
+            }
         }
+    }
+
+    @Test
+    void aBootstrapNamingAConstantOfTheWrongKindIsRefusedByName() throws IOException {
+        byte[] good = bytes(SITES);
+        IndyPrelink.ClassFile file = IndyPrelink.ClassFile.read(good);
+        IndyPrelink.ClassFile.Site first = file.sites().get(0);
+        int[] bootstrap = file.bootstrap(first);
+        int utf8 = 1;
+        while (file.entry(utf8)[0] != 1) {
+            utf8++;
+        }
+        // The BootstrapMethods attribute: u2 count, then u2 handle, u2 argument count, arguments.
+        int at = -1;
+        for (int i = good.length - 6; i >= 0 && at < 0; i--) {
+            int count = i >= 2 ? u2(good, i - 2) : 0;
+            if (u2(good, i) == bootstrap[0] && u2(good, i + 2) == bootstrap.length - 1 && count > 0 && count < 64) {
+                at = i;
+            }
+        }
+        assertThat(at).as("the first bootstrap's handle in the class file").isPositive();
+        byte[] damaged = good.clone();
+        damaged[at] = (byte) (utf8 >> 8);
+        damaged[at + 1] = (byte) utf8;
+        IndyPrelink.ClassFile wrong = IndyPrelink.ClassFile.read(damaged);
+        IndyPrelink.ClassFile.Site site = wrong.sites().get(0);
+        assertThatThrownBy(() -> wrong.bootstrapMethod(site))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is not a method handle");
+        assertThatThrownBy(() -> IndyPrelink.lambdaSites(damaged)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> file.bootstrapMethod(new IndyPrelink.ClassFile.Site(1_000, first.nameAndType())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no bootstrap method");
+    }
+
+    private static int u2(byte[] b, int i) {
+        return ((b[i] & 0xff) << 8) | (b[i + 1] & 0xff);
     }
 
     private static byte[] bytes(String name) throws IOException {
