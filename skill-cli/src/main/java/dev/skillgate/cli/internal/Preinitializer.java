@@ -53,7 +53,6 @@ final class Preinitializer {
                 },
                 "skillgate-run-preinit");
         t.setDaemon(true);
-        t.setPriority(Thread.NORM_PRIORITY - 1); // the run's own threads come first
         t.start();
         return t;
     }
