@@ -203,6 +203,26 @@ class CheckoutLauncherIT {
     }
 
     /**
+     * Decisions 0803 and 0887: validate's own archive is held to the same rule as the shared one: made
+     * writable by the group (as another user who could then rewrite it would need), it is no longer
+     * mapped, and validate gives the same verdict without it.
+     */
+    @Test
+    void aValidateArchiveAnotherUserCouldChangeIsNeverUsed() throws IOException {
+        Map<String, String> logged =
+                Map.of("XDG_CACHE_HOME", privateCache().toString(), "SKILLGATE_JAVA_OPTS", "-Xlog:class+load=info");
+        bash(LAUNCHER + " validate " + HELLO, fresh, logged);
+        List<Path> made = archives(fresh.resolve("cache"));
+        assertThat(made).hasSize(1);
+        assertThat(bash(LAUNCHER + " validate " + HELLO, fresh, logged).stdout())
+                .contains("(top)");
+        Files.setPosixFilePermissions(made.get(0), PosixFilePermissions.fromString("r--rw-r--"));
+        LauncherProcess.Result swapped = bash(LAUNCHER + " validate " + HELLO, fresh, logged);
+        assertThat(swapped.exit()).as(swapped.toString()).isZero();
+        assertThat(swapped.stdout()).contains("Valid skill:").doesNotContain("(top)");
+    }
+
+    /**
      * Decision 0803: an archive someone else could swap is never mapped: a cache directory others
      * may write to gets none, and an archive made writable by the group is ignored.
      */
