@@ -228,7 +228,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                     "skillgate project: RUNTIME_MISMATCH: the Node binary is not the one --node-sha256 pins; nothing ran");
             return ExitCode.REFUSED;
         }
-        Optional<String> version = args.value("--node-version").or(() -> RunCommand.askVersion(node));
+        Optional<String> version = args.value("--node-version").or(() -> RunRuntime.askVersion(node));
         if (version.isEmpty()) {
             err.println("skillgate project: " + Args.safe(node.toString()) + " did not answer --version");
             return ExitCode.REFUSED;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ConfinementTextTest {
     @Test
     void everyPartIsPrintedWithItsOwnOutcome() {
-        assertThat(RunCommand.confinementText(new Confinement(
+        assertThat(RunReport.confinementText(new Confinement(
                         Part.ENFORCED,
                         Part.NOT_ENFORCED,
                         Part.NOT_REQUESTED,
@@ -19,7 +19,7 @@ class ConfinementTextTest {
                         Part.ENFORCED)))
                 .isEqualTo("process reach ENFORCED, file writes NOT_ENFORCED, network NOT_REQUESTED, memory ENFORCED,"
                         + " process count NOT_ENFORCED, cpu ENFORCED");
-        assertThat(RunCommand.confinementText(Confinement.NONE))
+        assertThat(RunReport.confinementText(Confinement.NONE))
                 .isEqualTo("process reach NOT_ENFORCED, file writes NOT_REQUESTED, network NOT_REQUESTED,"
                         + " memory NOT_REQUESTED, process count NOT_REQUESTED, cpu NOT_REQUESTED");
     }

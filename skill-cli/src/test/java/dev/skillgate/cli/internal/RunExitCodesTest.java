@@ -55,13 +55,13 @@ class RunExitCodesTest {
         "READ_LINK, INVALID"
     })
     void refusalsExit3UnlessTheInputOrBundleIsInvalid(ErrorCode first, ExitCode expected) {
-        assertThat(RunCommand.exitCode(refused(first))).isEqualTo(expected);
+        assertThat(RunReport.exitCode(refused(first))).isEqualTo(expected);
     }
 
     @ParameterizedTest
     @CsvSource({"FAILED, INVALID", "TIMED_OUT, INVALID", "CANCELLED, INVALID", "OUTPUT_LIMIT, INVALID"})
     void failuresWithProvenCleanupExit1(ExecutionStatus status, ExitCode expected) {
-        assertThat(RunCommand.exitCode(ended(status, CleanupReport.proven(1, false))))
+        assertThat(RunReport.exitCode(ended(status, CleanupReport.proven(1, false))))
                 .isEqualTo(expected);
     }
 
@@ -79,7 +79,7 @@ class RunExitCodesTest {
                 List.of(Diagnostic.error(ErrorCode.CLEANUP_UNKNOWN, "", "x")),
                 CleanupReport.unknown(1, false, Optional.empty()),
                 HardeningLayer.NONE);
-        assertThat(RunCommand.exitCode(env)).isEqualTo(ExitCode.CLEANUP_UNKNOWN);
+        assertThat(RunReport.exitCode(env)).isEqualTo(ExitCode.CLEANUP_UNKNOWN);
         assertThat(ExitCode.CLEANUP_UNKNOWN.code()).isEqualTo(4);
     }
 }
