@@ -1,5 +1,8 @@
 package dev.skillgate.cli.internal;
 
+import dev.skillgate.model.InvalidValueException;
+import dev.skillgate.model.Revision;
+import dev.skillgate.model.Sha256Digest;
 import dev.skillgate.model.shared.Text;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -97,6 +100,35 @@ final class Args {
 
     Optional<String> value(String option) {
         return Optional.ofNullable(options.get(option));
+    }
+
+    /**
+     * The option's value as a SHA-256 digest ({@code sha256:} and 64 lowercase hex digits); empty when
+     * the option is absent, a usage error when it is malformed.
+     */
+    Optional<Sha256Digest> digest(String option) throws UsageException {
+        Optional<String> v = value(option);
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Sha256Digest.parse(v.get()));
+        } catch (InvalidValueException e) {
+            throw new UsageException(option + " needs sha256: and 64 lowercase hex digits");
+        }
+    }
+
+    /** The option's value as a revision, with the rules and the message of {@link #digest}. */
+    Optional<Revision> revision(String option) throws UsageException {
+        Optional<String> v = value(option);
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Revision.parse(v.get()));
+        } catch (InvalidValueException e) {
+            throw new UsageException(option + " needs sha256: and 64 lowercase hex digits");
+        }
     }
 
     List<String> positionals() {

@@ -196,8 +196,8 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
         if (!node.isAbsolute()) {
             throw new UsageException("--node must be an absolute path (it is never looked up on PATH)");
         }
-        Optional<Sha256Digest> nodeDigest = digestOption(args, "--node-sha256");
-        Optional<Sha256Digest> approve = digestOption(args, "--approve");
+        Optional<Sha256Digest> nodeDigest = args.digest("--node-sha256");
+        Optional<Sha256Digest> approve = args.digest("--approve");
         Optional<String> dataDirOption = args.value("--data-dir");
         if (dataDirOption.isPresent() && dataDirOption.get().isEmpty()) {
             throw new UsageException("--data-dir must not be empty");
@@ -467,18 +467,6 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
             throw new UsageException("--out must be a relative path inside the project");
         }
         return PortablePath.of(value);
-    }
-
-    private static Optional<Sha256Digest> digestOption(Args args, String name) throws UsageException {
-        Optional<String> v = args.value(name);
-        if (v.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Sha256Digest.parse(v.get()));
-        } catch (InvalidValueException e) {
-            throw new UsageException(name + " needs sha256: and 64 lowercase hex digits");
-        }
     }
 
     /** The binary's SHA-256, read once without following a link at its real path; empty when unreadable. */

@@ -207,7 +207,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
         } else {
             dataDir = options.dataDir.get();
         }
-        Optional<ExecutionEnvelope> envelope = Optional.empty();
+        RunInGate inGate = null;
         try {
             RunEvents events = new RunEvents(options.json ? err : out, dataDir);
             try (TerminalApprovals answers = new TerminalApprovals(options.json ? err : out, in, options.approve)) {
@@ -233,14 +233,11 @@ final class RunCommand implements Command, Cli.NeedsInput {
                             "skillgate run: " + message,
                             Diagnostic.error(ErrorCode.DATA_DIRECTORY_UNUSABLE, dataDir.toString(), message));
                 }
-                RunInGate inGate = new RunInGate(options, gate, answer.outcome(), dataDir, temporary, events);
-                ExitCode code = inGate.run(refusals, raw, out, err);
-                envelope = inGate.envelope;
-                return code;
+                inGate = new RunInGate(options, gate, answer.outcome(), dataDir, temporary, events);
+                return inGate.run(refusals, raw, out, err);
             }
         } finally {
-            boolean retained = envelope.isPresent()
-                    && envelope.get().cleanup().retainedStaging().isPresent();
+            boolean retained = inGate != null && inGate.retainedStaging();
             if (temporary && !retained) {
                 DataDirectories.deleteQuietly(dataDir);
             } else if (temporary) {
@@ -348,7 +345,7 @@ final class RunCommand implements Command, Cli.NeedsInput {
         private final boolean temporary;
         private final RunEvents events;
         /** The execution's envelope, once it returned one. */
-        Optional<ExecutionEnvelope> envelope = Optional.empty();
+        private Optional<ExecutionEnvelope> envelope = Optional.empty();
 
         RunInGate(
                 RunOptions options,
@@ -365,6 +362,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
             this.dataDir = dataDir;
             this.temporary = temporary;
             this.events = events;
+        }
+
+        /** Whether the execution returned an envelope whose staging directory was kept (not removed). */
+        boolean retainedStaging() {
+            return envelope.isPresent()
+                    && envelope.get().cleanup().retainedStaging().isPresent();
         }
 
         ExitCode run(RunReport.Refusals refusals, RawArguments raw, PrintStream out, PrintStream err) {

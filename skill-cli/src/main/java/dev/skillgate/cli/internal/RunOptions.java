@@ -1,6 +1,5 @@
 package dev.skillgate.cli.internal;
 
-import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Limits;
 import dev.skillgate.model.Revision;
 import dev.skillgate.model.Sha256Digest;
@@ -164,15 +163,7 @@ final class RunOptions {
                     "--cgroup", args.value("--cgroup").get()));
         }
         ResourceCeilings ceilings = ceilings(args, cgroup.isPresent());
-        Optional<Sha256Digest> nodeDigest = Optional.empty();
-        if (args.value("--node-sha256").isPresent()) {
-            try {
-                nodeDigest = Optional.of(
-                        Sha256Digest.parse(args.value("--node-sha256").get()));
-            } catch (InvalidValueException e) {
-                throw new UsageException("--node-sha256 needs sha256: and 64 lowercase hex digits");
-            }
-        }
+        Optional<Sha256Digest> nodeDigest = args.digest("--node-sha256");
         if (args.value("--input").isEmpty()) {
             throw new UsageException("--input is required");
         }
@@ -187,14 +178,7 @@ final class RunOptions {
         byte[] input = read.isPresent() ? read.get() : new byte[Limits.INVOCATION_BYTES + 1];
         Path workspace = CommandLineFiles.existingDirectory(
                 "--workspace", args.value("--workspace").orElse("."));
-        Optional<Revision> approve = Optional.empty();
-        if (args.value("--approve").isPresent()) {
-            try {
-                approve = Optional.of(Revision.parse(args.value("--approve").get()));
-            } catch (InvalidValueException e) {
-                throw new UsageException("--approve needs sha256: and 64 lowercase hex digits");
-            }
-        }
+        Optional<Revision> approve = args.revision("--approve");
         Optional<String> dataDirOption = args.value("--data-dir");
         if (dataDirOption.isPresent() && dataDirOption.get().isEmpty()) {
             throw new UsageException("--data-dir must not be empty");

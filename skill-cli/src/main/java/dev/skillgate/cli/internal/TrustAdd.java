@@ -11,7 +11,6 @@ import dev.skillgate.inspect.SkillArtifact;
 import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.ExecutionManifest;
-import dev.skillgate.model.InvalidValueException;
 import dev.skillgate.model.Revision;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -51,14 +50,7 @@ final class TrustAdd {
         Path skillDir = CommandLineFiles.existingDirectory("skill directory", skillArg);
         Path workspace = CommandLineFiles.existingDirectory(
                 "--workspace", args.value("--workspace").orElse("."));
-        Optional<Revision> approve = Optional.empty();
-        if (args.value("--approve").isPresent()) {
-            try {
-                approve = Optional.of(Revision.parse(args.value("--approve").get()));
-            } catch (InvalidValueException e) {
-                throw new UsageException("--approve needs sha256: and 64 lowercase hex digits");
-            }
-        }
+        Optional<Revision> approve = args.revision("--approve");
         PrintStream talk = json ? err : out;
         Optional<Diagnostic> unsafe = DataDirectories.unsafe(dataDir);
         if (unsafe.isPresent()) {
