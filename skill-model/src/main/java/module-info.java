@@ -19,5 +19,6 @@ module dev.skillgate.model {
             dev.skillgate.inspect,
             dev.skillgate.project,
             dev.skillgate.runner,
+            dev.skillgate.runner.linux,
             dev.skillgate.signature;
 }

@@ -300,6 +300,7 @@ public final class SkillGate implements AutoCloseable {
         private Supplier<NodeRuntime> runtimeWhileBuilding;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private Optional<Path> delegatedCgroup = Optional.empty();
+        private Optional<Path> supervisorHelperDirectory = Optional.empty();
         private ResourceCeilings ceilings = ResourceCeilings.NONE;
         private ExecutionListener listener = ExecutionListener.NONE;
         private boolean scriptStderr;
@@ -675,6 +676,26 @@ public final class SkillGate implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The built-in Linux supervisor extracts its helper into {@code directory} (absolute) instead
+         * of {@code <data directory>/supervisor} (decision 0891): for hosts that make a data directory
+         * per run (the CLI's temporary ones) and would otherwise extract the helper anew each time and
+         * wait for its fresh file to settle before the first start. Its parent must be a directory no
+         * other user could change, else the supervisor is unavailable with {@code
+         * DATA_DIRECTORY_UNSAFE}. Nothing is weakened: every start of the helper still hashes and checks
+         * the open file it executes, and a file there that is not the shipped helper is refused ({@code
+         * SUPERVISOR_TAMPERED}), never replaced. No effect with {@link #supervisor} or a {@link
+         * #supervisorNamed} other than {@code linux-subreaper}.
+         */
+        public Builder supervisorHelperDirectory(Path directory) {
+            Objects.requireNonNull(directory, "directory");
+            if (!directory.isAbsolute()) {
+                throw new IllegalArgumentException("the helper directory must be an absolute path");
+            }
+            this.supervisorHelperDirectory = Optional.of(directory.normalize());
+            return this;
+        }
+
         /** Receives progress events. */
         public Builder listener(ExecutionListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
@@ -733,8 +754,8 @@ public final class SkillGate implements AutoCloseable {
                     throw new UncheckedIOException("the data directory cannot be created", e);
                 }
             }
-            LinuxSubreaperSupervisor builtIn =
-                    builtInSupervisor(dataDirectory, confinement, delegatedCgroup, spareForFirstExecutionOnly);
+            LinuxSubreaperSupervisor builtIn = builtInSupervisor(
+                    dataDirectory, supervisorHelperDirectory, confinement, delegatedCgroup, spareForFirstExecutionOnly);
             if (prepareSupervisorAhead
                     && safe
                     && supervisor == null
@@ -912,13 +933,20 @@ public final class SkillGate implements AutoCloseable {
          * it, so no idle helper outlives the gate.
          */
         private static LinuxSubreaperSupervisor builtInSupervisor(
-                Path dataDirectory, ConfinementPolicy confinement, Optional<Path> cgroup, boolean firstSpareOnly) {
+                Path dataDirectory,
+                Optional<Path> helperDirectory,
+                ConfinementPolicy confinement,
+                Optional<Path> cgroup,
+                boolean firstSpareOnly) {
             LinuxSubreaperSupervisor.Builder linux = LinuxSubreaperSupervisor.builder()
                     .dataDirectory(dataDirectory)
                     .confinement(confinement)
                     .spareHelper(true);
             if (firstSpareOnly) {
                 linux.firstSpareOnly();
+            }
+            if (helperDirectory.isPresent()) {
+                linux.helperDirectory(helperDirectory.get());
             }
             cgroup.ifPresent(linux::delegatedCgroup);
             return linux.build();

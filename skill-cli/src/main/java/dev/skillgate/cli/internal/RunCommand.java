@@ -77,6 +77,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
                 PermissionMode.WORKSPACE_WRITE);
     }
 
+    /**
+     * The supervisor helper's directory beside the temporary data directories, in their parent
+     * ({@code $XDG_STATE_HOME/skillgate/supervisor}); kept when a run's own directory is removed.
+     */
+    static final String SHARED_HELPER_DIRECTORY = "supervisor";
+
     /** How long {@code close()} waits for a run to settle when the command ends. */
     static final Duration DRAIN_WAIT = Duration.ofSeconds(30);
 
@@ -316,6 +322,12 @@ final class RunCommand implements Command, Cli.NeedsInput {
         if (options.cgroup.isPresent()) { // no method reference (decision 0895)
             builder.delegatedCgroup(options.cgroup.get());
         }
+        if (options.defaultParent.isPresent()) {
+            // A temporary data directory: the helper is kept beside it, shared by the runs that use
+            // the same parent, instead of extracted anew into each (decision 0891). The parent passed
+            // the same placement check as the data directory.
+            builder.supervisorHelperDirectory(options.defaultParent.get().resolve(SHARED_HELPER_DIRECTORY));
+        }
         Path dir = options.dir;
         return builder.resourceCeilings(options.ceilings)
                 .dataDirectory(dataDir)
@@ -446,6 +458,10 @@ final class RunCommand implements Command, Cli.NeedsInput {
             events.printHeaderIfNotYet();
             SupervisorSelection supervisor = gate.supervisor();
             envelope = Optional.of(env);
+            if (options.defaultParent.isPresent()) {
+                RunReport.printIfSharedHelperTampered(
+                        err, env, options.defaultParent.get().resolve(SHARED_HELPER_DIRECTORY));
+            }
             events.closeProgress();
             if (options.showStderr) {
                 RunReport.printScriptStderr(err, events.scriptStderr(), env);

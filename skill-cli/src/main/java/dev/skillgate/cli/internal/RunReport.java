@@ -174,6 +174,24 @@ final class RunReport {
         return why;
     }
 
+    /**
+     * After a run refused with {@code SUPERVISOR_TAMPERED} over a temporary data directory: the helper
+     * kept for such runs in {@code shared} (decision 0891) is not the shipped one, and it is never
+     * replaced, so every later run would be refused the same way. Says where it is and what to do.
+     */
+    static void printIfSharedHelperTampered(PrintStream err, ExecutionEnvelope env, Path shared) {
+        for (Diagnostic d : env.errors()) {
+            if (d.code() == ErrorCode.SUPERVISOR_TAMPERED) {
+                err.println("skillgate run: the supervisor helper kept for temporary runs in "
+                        + Args.path(shared.toString()) + " is not the one this version ships: a process with"
+                        + " your user's rights changed it, and nothing ran. It is never replaced"
+                        + " automatically; once you know what changed it, remove that directory and the next"
+                        + " run extracts the helper again.");
+                return;
+            }
+        }
+    }
+
     /** Says, before the script starts, that a stored receipt authorised this launch and nobody was asked. */
     static void printReceipt(PrintStream talk, LaunchAuthority.TrustedRevision receipt, Path dataDir) {
         TrustScope scope = receipt.scope();

@@ -5,6 +5,7 @@ import dev.skillgate.runner.ProcessSupervisor;
 import dev.skillgate.runner.SupervisedRun;
 import dev.skillgate.runner.SupervisionListener;
 import dev.skillgate.runner.SupervisorCapabilities;
+import dev.skillgate.runner.linux.internal.HelperInstaller;
 import dev.skillgate.runner.linux.internal.HelperLauncher;
 import dev.skillgate.runner.linux.internal.SupervisorCore;
 import dev.skillgate.runner.linux.internal.Wire;
@@ -20,7 +21,8 @@ import org.apiguardian.api.API;
  * returns {@code ECHILD} after every descendant was killed. The JVM itself never becomes a subreaper
  * and never waits for anything but its own helper.
  *
- * <p>At first use the helper is extracted into {@code <dataDirectory>/supervisor/} (private 0700
+ * <p>At first use the helper is extracted into {@code <dataDirectory>/supervisor/}, or the
+ * {@linkplain Builder#helperDirectory helper directory} the host names (private 0700
  * directories; the file system must allow exec) and probed once. Every start of the helper hashes
  * the extracted file through one open descriptor, executes exactly that inode through
  * {@code /proc/<jvm>/fd/<n>} and checks the running process before sending it anything; a helper
@@ -52,6 +54,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
     public static final String NAME = "linux-subreaper";
 
     private final Path dataDirectory;
+    private final Path helperDirectory;
     private final LandlockPolicy landlock;
     private final ConfinementPolicy confinement;
     private final boolean spareHelper;
@@ -62,6 +65,9 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
 
     private LinuxSubreaperSupervisor(Builder b) {
         this.dataDirectory = b.dataDirectory;
+        this.helperDirectory = b.helperDirectory != null
+                ? b.helperDirectory
+                : b.dataDirectory.toAbsolutePath().resolve(HelperInstaller.DIRECTORY);
         this.landlock = b.landlock;
         this.confinement = b.confinement;
         this.spareHelper = b.spareHelper;
@@ -128,8 +134,8 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
             synchronized (this) {
                 c = core;
                 if (c == null) {
-                    c = SupervisorCore.prepare(
-                            dataDirectory,
+                    c = SupervisorCore.prepareIn(
+                            helperDirectory,
                             policyByte(landlock),
                             policyByte(confinement),
                             delegatedCgroup,
@@ -173,6 +179,7 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
     /** Configures a {@link LinuxSubreaperSupervisor}. */
     public static final class Builder {
         private Path dataDirectory;
+        private Path helperDirectory;
         private LandlockPolicy landlock = LandlockPolicy.PREFER;
         private ConfinementPolicy confinement = ConfinementPolicy.PREFER;
         private boolean spareHelper = true;
@@ -184,6 +191,25 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
         /** The host's private data directory; the helper is extracted below it. Required. */
         public Builder dataDirectory(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
+            return this;
+        }
+
+        /**
+         * Where the helper is extracted instead of {@code <dataDirectory>/supervisor} (absolute): one
+         * directory several supervisors share, so that a data directory made for one run does not
+         * extract, and wait for, a helper of its own (decision 0891; the CLI's temporary data
+         * directories share {@code $XDG_STATE_HOME/skillgate/supervisor}). Its parent must be a
+         * directory no other user could change (decision 0520), else the supervisor is unavailable with
+         * {@code DATA_DIRECTORY_UNSAFE}. The guarantees do not change: every start of the helper hashes
+         * and checks the open file it executes, wherever it lies; a file found there that is not the
+         * shipped helper is refused ({@code SUPERVISOR_TAMPERED}) and never replaced.
+         */
+        public Builder helperDirectory(Path directory) {
+            Objects.requireNonNull(directory, "directory");
+            if (!directory.isAbsolute()) {
+                throw new IllegalArgumentException("the helper directory must be an absolute path");
+            }
+            this.helperDirectory = directory.normalize();
             return this;
         }
 

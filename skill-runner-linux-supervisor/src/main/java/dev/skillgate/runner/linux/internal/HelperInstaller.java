@@ -1,7 +1,9 @@
 package dev.skillgate.runner.linux.internal;
 
+import dev.skillgate.model.Diagnostic;
 import dev.skillgate.model.ErrorCode;
 import dev.skillgate.model.Sha256Digest;
+import dev.skillgate.model.shared.DirectoryPlacement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -25,17 +27,25 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Extracts the helper shipped in the jar for this platform into a private directory of the data
- * directory and verifies it. Layout: {@code <data>/supervisor/<platform>-<digest prefix>/skillgate-supervisor},
- * directories 0700, the binary 0500, written to a temporary name, fsync'd and renamed. An existing
- * binary is never overwritten: {@link HelperImage} verifies it each time it starts it, and if its
- * SHA-256 differs from the digest baked into the jar it has been tampered with and is refused.
+ * Extracts the helper shipped in the jar for this platform into a private helper directory and
+ * verifies it. Layout: {@code <helper directory>/<platform>-<digest prefix>/skillgate-supervisor},
+ * the helper directory {@code <data>/supervisor} unless the host names another one (decision 0891:
+ * the CLI shares one between its temporary data directories); directories 0700, the binary 0500,
+ * written to a temporary name, fsync'd and renamed. The helper directory's parent must be a
+ * directory no other user could change (decision 0520), checked before anything is created there.
+ * An existing binary is never overwritten and not re-read here: {@link HelperImage} verifies the
+ * open file each time it starts it, and if its SHA-256 differs from the digest baked into the jar it
+ * has been tampered with and is refused. The jar's bytes are read and checked against that digest
+ * only when they are extracted.
  */
 public final class HelperInstaller {
     private HelperInstaller() {}
 
     /** Name of the helper binary in the jar and on disk. */
     public static final String BINARY = "skillgate-supervisor";
+
+    /** The helper directory's name below a data directory, unless the host names another one. */
+    public static final String DIRECTORY = "supervisor";
 
     private static final String RESOURCE_ROOT = "/dev/skillgate/runner/linux/";
     private static final Set<PosixFilePermission> DIR_0700 = PosixFilePermissions.fromString("rwx------");
@@ -85,38 +95,59 @@ public final class HelperInstaller {
         return Optional.of("linux-" + arch);
     }
 
-    /** Finds, extracts (first use) and verifies the helper for this platform. */
+    /** {@link #installInto} the data directory's own helper directory, {@code <data>/supervisor}. */
     public static Installation install(Path dataDirectory) {
+        return installInto(dataDirectory.toAbsolutePath().resolve(DIRECTORY));
+    }
+
+    /**
+     * Finds, extracts (first use) and verifies the helper for this platform in {@code helperDirectory}
+     * (absolute). {@code DATA_DIRECTORY_UNSAFE} when its parent could be changed by another user,
+     * {@code SUPERVISOR_UNAVAILABLE} when the helper cannot be extracted, {@code SUPERVISOR_TAMPERED}
+     * when the jar's helper does not match its digest.
+     */
+    public static Installation installInto(Path helperDirectory) {
         Optional<String> platform = platform();
         if (platform.isEmpty()) {
             return new Unavailable(ErrorCode.PROCESS_OWNERSHIP_UNSUPPORTED, "not Linux: no subreaper supervisor");
         }
+        Path root = helperDirectory.toAbsolutePath().normalize();
+        Path parent = root.getParent();
+        if (parent == null) {
+            return new Unavailable(
+                    ErrorCode.SUPERVISOR_UNAVAILABLE, "the helper directory cannot be the root directory");
+        }
+        Optional<Diagnostic> unsafe = DirectoryPlacement.check(parent, "directory holding the supervisor helper");
+        if (unsafe.isPresent()) {
+            return new Unavailable(ErrorCode.DATA_DIRECTORY_UNSAFE, unsafe.get().message());
+        }
         String base = RESOURCE_ROOT + platform.get() + "/" + BINARY;
         Sha256Digest expected;
-        byte[] binary;
-        try (InputStream digestIn = HelperInstaller.class.getResourceAsStream(base + ".sha256");
-                InputStream binIn = HelperInstaller.class.getResourceAsStream(base)) {
-            if (digestIn == null || binIn == null) {
+        try (InputStream digestIn = HelperInstaller.class.getResourceAsStream(base + ".sha256")) {
+            if (digestIn == null || HelperInstaller.class.getResource(base) == null) {
                 return new Unavailable(
                         ErrorCode.PROCESS_OWNERSHIP_UNSUPPORTED,
                         "no supervisor helper was built for " + platform.get());
             }
             String hex = new String(digestIn.readNBytes(128), StandardCharsets.US_ASCII).trim();
             expected = new Sha256Digest(hex);
-            binary = binIn.readNBytes(MAX_BINARY + 1);
         } catch (IOException | RuntimeException e) {
             return new Unavailable(ErrorCode.SUPERVISOR_UNAVAILABLE, "the helper resource cannot be read");
         }
-        if (binary.length > MAX_BINARY || !expected.matches(sha256(binary))) {
-            return new Unavailable(ErrorCode.SUPERVISOR_TAMPERED, "the helper in the jar does not match its digest");
-        }
         try {
-            Path root = privateDirectory(dataDirectory.toAbsolutePath().resolve("supervisor"));
+            privateDirectory(root);
             Path dir = privateDirectory(
                     root.resolve(platform.get() + "-" + expected.hex().substring(0, 16)));
             Path target = dir.resolve(BINARY);
             if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                extract(dir, target, binary);
+                // Only bytes that match the digest are ever written: a file at this name is never
+                // replaced, so a corrupt one would stay.
+                Optional<byte[]> binary = shippedBinary(base, expected);
+                if (binary.isEmpty()) {
+                    return new Unavailable(
+                            ErrorCode.SUPERVISOR_TAMPERED, "the helper in the jar does not match its digest");
+                }
+                extract(dir, target, binary.get());
             }
             // Verified where it is used: HelperImage hashes the open file it starts (the probe is first).
             return new Installed(target, target.toRealPath(), expected, platform.get());
@@ -126,6 +157,21 @@ public final class HelperInstaller {
                     "the helper cannot be extracted into the data directory ("
                             + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /** The jar's helper bytes, if they are within the bound and match {@code expected}. */
+    private static Optional<byte[]> shippedBinary(String base, Sha256Digest expected) throws IOException {
+        byte[] binary;
+        try (InputStream binIn = HelperInstaller.class.getResourceAsStream(base)) {
+            if (binIn == null) {
+                throw new IOException("the helper resource is gone");
+            }
+            binary = binIn.readNBytes(MAX_BINARY + 1);
+        }
+        if (binary.length > MAX_BINARY || !expected.matches(sha256(binary))) {
+            return Optional.empty();
+        }
+        return Optional.of(binary);
     }
 
     /**
@@ -173,7 +219,11 @@ public final class HelperInstaller {
         return dir;
     }
 
-    private static void extract(Path dir, Path target, byte[] binary) throws IOException {
+    /**
+     * Writes {@code binary} under a temporary name in {@code dir}, syncs it and gives it the name
+     * {@code target} unless that exists ({@link #publish}); package-private for the race test.
+     */
+    static void extract(Path dir, Path target, byte[] binary) throws IOException {
         Path tmp = dir.resolve("." + BINARY + "." + UUID.randomUUID() + ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(
@@ -187,16 +237,37 @@ public final class HelperInstaller {
                 ch.force(true);
             }
             Files.setPosixFilePermissions(tmp, FILE_0500);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException e) {
-                // Another JVM won the race; its file is verified like any other.
-            }
+            publish(tmp, target);
+            Files.deleteIfExists(tmp);
             try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
                 d.force(true);
             }
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Gives {@code tmp}'s inode the name {@code target} unless that name exists. A hard link, not a
+     * rename: {@code rename} would replace a helper that another JVM extracted a moment earlier and may
+     * be verifying through an open descriptor, and the inode it holds, unlinked, would fail its
+     * identity check ({@code SUPERVISOR_TAMPERED} for a race of two first runs). The caller removes
+     * {@code tmp}. Where the file system has no hard links, the atomic rename of before.
+     */
+    private static void publish(Path tmp, Path target) throws IOException {
+        try {
+            Files.createLink(target, tmp);
+        } catch (FileAlreadyExistsException e) {
+            // Another JVM won the race; its file is verified like any other.
+        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (FileAlreadyExistsException raced) {
+                // As above.
+            }
         }
     }
 

@@ -120,10 +120,33 @@ public final class SupervisorCore {
             boolean spare,
             long maxSpares) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
+        return prepareIn(
+                dataDirectory.toAbsolutePath().resolve(HelperInstaller.DIRECTORY),
+                policy,
+                confinementPolicy,
+                delegatedCgroup,
+                launcher,
+                spare,
+                maxSpares);
+    }
+
+    /**
+     * As {@link #prepare(Path, int, int, Optional, HelperLauncher, boolean, long)}, with the helper
+     * installed in {@code helperDirectory} instead of below a data directory (decision 0891).
+     */
+    public static SupervisorCore prepareIn(
+            Path helperDirectory,
+            int policy,
+            int confinementPolicy,
+            Optional<Path> delegatedCgroup,
+            HelperLauncher launcher,
+            boolean spare,
+            long maxSpares) {
+        Objects.requireNonNull(helperDirectory, "helperDirectory");
         Objects.requireNonNull(delegatedCgroup, "delegatedCgroup");
         Objects.requireNonNull(launcher, "launcher");
         SpareHelper spares = new SpareHelper(launcher, spare, maxSpares, THREADS);
-        HelperInstaller.Installation installation = HelperInstaller.install(dataDirectory);
+        HelperInstaller.Installation installation = HelperInstaller.installInto(helperDirectory);
         if (installation instanceof HelperInstaller.Unavailable) {
             HelperInstaller.Unavailable u = (HelperInstaller.Unavailable) installation;
             LOG.warn("Skillgate Linux supervisor unavailable: {}", u.describe());
