@@ -108,6 +108,7 @@ class SharedPackagesModuleTest {
                                         "dev.skillgate.inspect",
                                         "dev.skillgate.project",
                                         "dev.skillgate.runner",
+                                        "dev.skillgate.runner.linux",
                                         "dev.skillgate.signature")))));
     }
 }
