@@ -116,6 +116,27 @@ class DistributionIT {
     }
 
     @Test
+    void oneCompilerThreadByDefaultAndTheJvmsOwnWhenTheUserChoosesTheCompilers() throws IOException {
+        // Decision 0892: -XX:CICompilerCount=1 by default; a user's -XX:TieredStopAtLevel=4 brings C2
+        // back, with which the JVM refuses a count below two, so the launcher leaves the count to it.
+        Path bin = Files.createDirectory(fresh.resolve("bin"));
+        Files.createSymbolicLink(bin.resolve("skillgate"), home.resolve("bin/skillgate"));
+        String flags = "-XX:+PrintFlagsFinal";
+        LauncherProcess.Result byDefault =
+                bash("skillgate --version", fresh, Map.of("PATH", pathWith(bin), "SKILLGATE_JAVA_OPTS", flags));
+        assertThat(byDefault.exit()).as(byDefault.toString()).isZero();
+        assertThat(byDefault.stdout()).containsPattern("CICompilerCount += 1 +\\{product\\} \\{command line\\}");
+        LauncherProcess.Result withC2 = bash(
+                "skillgate --version",
+                fresh,
+                Map.of("PATH", pathWith(bin), "SKILLGATE_JAVA_OPTS", flags + " -XX:TieredStopAtLevel=4"));
+        assertThat(withC2.exit()).as(withC2.toString()).isZero();
+        assertThat(withC2.stdout())
+                .contains("skillgate " + VERSION)
+                .containsPattern("CICompilerCount += [2-9][0-9]* +\\{product\\} \\{ergonomic\\}");
+    }
+
+    @Test
     void javaHomeSelectsTheJvmAndSkillgateJavaOptsReachItAfterTheDefaults() throws IOException {
         // A JAVA_HOME whose java only reports the argv it was given.
         Path fakeJavaHome =
