@@ -101,6 +101,48 @@ class ProjectCommandTest {
     }
 
     @Test
+    void aNodeBinaryThatIsNotThePinnedDigestRunsNothingAndOnlyTheRightOneRuns() throws Exception {
+        String wrong = "sha256:" + "0".repeat(64);
+        assertThat(run(
+                        "yes\n",
+                        "project",
+                        "run",
+                        project.toString(),
+                        "--script",
+                        "test",
+                        "--node",
+                        NODE,
+                        "--node-sha256",
+                        wrong,
+                        "--data-dir",
+                        data.toString()))
+                .isEqualTo(3);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("RUNTIME_MISMATCH: the Node binary is not the one --node-sha256 pins; nothing ran");
+        assertThat(stdout()).doesNotContain("status:");
+
+        String right = "sha256:"
+                + java.util.HexFormat.of()
+                        .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(Files.readAllBytes(Path.of(NODE).toRealPath())));
+        int code = run(
+                "yes\n",
+                "project",
+                "run",
+                project.toString(),
+                "--script",
+                "test",
+                "--node",
+                NODE,
+                "--node-sha256",
+                right,
+                "--data-dir",
+                data.toString());
+        assertThat(code).as(stdout() + err).isZero();
+        assertThat(stdout()).contains("status: SUCCEEDED");
+    }
+
+    @Test
     void anythingButYesRunsNothingAndApproveBindsTheDigest() {
         assertThat(run(
                         "no\n",

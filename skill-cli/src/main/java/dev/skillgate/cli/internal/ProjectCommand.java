@@ -27,14 +27,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -223,7 +219,7 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
             err.println("skillgate project: RUNTIME_UNAVAILABLE: no Node binary at " + Args.safe(node.toString()));
             return ExitCode.REFUSED;
         }
-        if (nodeDigest.isPresent() && !fileDigest(node).equals(nodeDigest)) {
+        if (nodeDigest.isPresent() && !RunRuntime.fileDigest(node).equals(nodeDigest)) {
             err.println(
                     "skillgate project: RUNTIME_MISMATCH: the Node binary is not the one --node-sha256 pins; nothing ran");
             return ExitCode.REFUSED;
@@ -468,22 +464,4 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
         }
         return PortablePath.of(value);
     }
-
-    /** The binary's SHA-256, read once without following a link at its real path; empty when unreadable. */
-    private static Optional<Sha256Digest> fileDigest(Path node) {
-        MessageDigest md = Sha256Digest.newMessageDigest();
-        try (FileChannel ch = FileChannel.open(node.toRealPath(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer buf = ByteBuffer.allocate(1 << 16);
-            while (ch.read(buf) >= 0) {
-                buf.flip();
-                md.update(buf);
-                buf.clear();
-            }
-            return Optional.of(Sha256Digest.of(md.digest()));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** Asks the binary for its version once, with an empty environment, bounded. */
 }

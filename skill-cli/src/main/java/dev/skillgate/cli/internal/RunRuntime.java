@@ -182,10 +182,24 @@ final class RunRuntime {
     }
 
     /**
-     * Why the binary's bytes are not the pinned digest, read once through an open channel without
-     * following a link at the real path; empty when they are.
+     * Why the binary's bytes are not the pinned digest ({@link #fileDigest}); empty when they are.
      */
     static Optional<String> digestMismatch(Path node, Sha256Digest pinned) {
+        Optional<Sha256Digest> actual = fileDigest(node);
+        if (actual.isEmpty()) {
+            return Optional.of("the Node binary at " + Args.safe(node.toString()) + " cannot be read");
+        }
+        return actual.get().equals(pinned)
+                ? Optional.empty()
+                : Optional.of("the Node binary at " + Args.safe(node.toString()) + " has SHA-256 " + actual.get()
+                        + ", --node-sha256 pins " + pinned);
+    }
+
+    /**
+     * The binary's SHA-256, read once through one open channel, without following a link at its real
+     * path; empty when it cannot be read.
+     */
+    static Optional<Sha256Digest> fileDigest(Path node) {
         MessageDigest md = Sha256Digest.newMessageDigest();
         try (FileChannel ch = FileChannel.open(node.toRealPath(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
@@ -194,14 +208,10 @@ final class RunRuntime {
                 md.update(buf);
                 buf.clear();
             }
+            return Optional.of(Sha256Digest.of(md.digest()));
         } catch (IOException e) {
-            return Optional.of("the Node binary at " + Args.safe(node.toString()) + " cannot be read");
+            return Optional.empty();
         }
-        Sha256Digest actual = Sha256Digest.of(md.digest());
-        return actual.equals(pinned)
-                ? Optional.empty()
-                : Optional.of("the Node binary at " + Args.safe(node.toString()) + " has SHA-256 " + actual
-                        + ", --node-sha256 pins " + pinned);
     }
 
     /** Asks the binary for its version once, with an empty environment, bounded. */
