@@ -53,6 +53,7 @@ public final class ProjectGate implements AutoCloseable {
     private final Duration approvalTimeout;
     private final ProcessSupervisor explicitSupervisor;
     private final Optional<Path> delegatedCgroup;
+    private final Optional<Path> helperDirectory;
     private SupervisorSelector.Choice supervisor;
 
     private ProjectGate(Builder b) {
@@ -63,6 +64,7 @@ public final class ProjectGate implements AutoCloseable {
         this.approvalTimeout = b.approvalTimeout;
         this.explicitSupervisor = b.supervisor;
         this.delegatedCgroup = b.delegatedCgroup;
+        this.helperDirectory = b.helperDirectory;
     }
 
     /** The supervisor choice, made at the first use (probing installs the helper). */
@@ -73,6 +75,7 @@ public final class ProjectGate implements AutoCloseable {
                     .dataDirectory(admin.dataDirectory())
                     .spareHelper(false);
             delegatedCgroup.ifPresent(linux::delegatedCgroup);
+            helperDirectory.ifPresent(linux::helperDirectory);
             candidates.add(linux.build());
             supervisor = SupervisorSelector.select(
                     Optional.ofNullable(explicitSupervisor), Optional.empty(), false, candidates);
@@ -257,8 +260,26 @@ public final class ProjectGate implements AutoCloseable {
         private Duration approvalTimeout = Duration.ofMinutes(5);
         private ProcessSupervisor supervisor;
         private Optional<Path> delegatedCgroup = Optional.empty();
+        private Optional<Path> helperDirectory = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * The built-in Linux supervisor extracts its helper into {@code directory} (absolute) instead
+         * of {@code <data directory>/supervisor}, as {@link SkillGate.Builder#supervisorHelperDirectory}
+         * does (decision 0891): for hosts that make a data directory per run. Its parent must be a
+         * directory no other user could change, else the supervisor is unavailable ({@code
+         * DATA_DIRECTORY_UNSAFE}); every start still verifies the open file. No effect on a supervisor
+         * set with {@link #supervisor}.
+         */
+        public Builder supervisorHelperDirectory(Path directory) {
+            Objects.requireNonNull(directory, "directory");
+            if (!directory.isAbsolute()) {
+                throw new IllegalArgumentException("the helper directory must be an absolute path");
+            }
+            this.helperDirectory = Optional.of(directory.normalize());
+            return this;
+        }
 
         /**
          * A cgroup v2 directory the host delegated to the built-in Linux supervisor (decision 0543):

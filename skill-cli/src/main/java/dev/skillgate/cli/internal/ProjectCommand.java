@@ -247,6 +247,9 @@ final class ProjectCommand implements Command, Cli.NeedsInput {
                 return ExitCode.INVALID;
             }
             dataDir = created.directory().get();
+            // The helper kept beside the temporary data directories, as for run (decision 0891).
+            gateBuilder.supervisorHelperDirectory(
+                    defaultParent.orElseThrow().resolve(RunCommand.SHARED_HELPER_DIRECTORY));
         }
         Optional<ProjectEnvelope> envelope = Optional.empty();
         try (SkillGateAdmin admin = SkillGateAdmin.open(dataDir);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Decision 0891: {@code skillgate run} without {@code --data-dir} keeps the supervisor helper beside
  * its temporary data directories, in {@code $XDG_STATE_HOME/skillgate/supervisor}, instead of
  * extracting it anew into each. Real runs of the hello-world sample through the real supervisor: the
- * second run starts the very file the first extracted, and a helper a same-user process rewrote
+ * second run starts the very file the first extracted (a temporary {@code project run} too), and a helper a same-user process rewrote
  * there is refused before it runs, every time, with a line that says what to do.
  */
 @EnabledOnOs(OS.LINUX)
@@ -108,6 +108,56 @@ class SharedHelperRunTest {
         assertThat(entries(state.resolve("skillgate")))
                 .as("both run directories removed; the helper directory kept")
                 .containsExactly("supervisor");
+    }
+
+    private ExitCode projectRun(Path state, Path project, ByteArrayOutputStream out) throws Exception {
+        return new ProjectCommand(Map.of("XDG_STATE_HOME", state.toString()))
+                .run(
+                        List.of("run", project.toString(), "--script", "test", "--node", NODE),
+                        new ByteArrayInputStream("yes\n".getBytes(StandardCharsets.UTF_8)),
+                        RawArguments.none(),
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aTemporaryProjectRunStartsTheSharedHelperTooSoARewrittenOneRefusesIt() throws Exception {
+        Path state = tmp.resolve("state");
+        assertThat(run(state).code()).isEqualTo(ExitCode.OK);
+        Path shared = state.resolve("skillgate").resolve("supervisor");
+        Path helper = onlyHelper(shared);
+        Path project = tmp.resolve("project");
+        Path fixture = Path.of("..", "test-fixtures", "projects", "js-node-test");
+        try (Stream<Path> files = Files.walk(fixture)) {
+            for (Path f : files.toList()) {
+                Path to = project.resolve(fixture.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        assertThat(projectRun(state, project, first))
+                .as(first.toString(StandardCharsets.UTF_8))
+                .isEqualTo(ExitCode.OK);
+        assertThat(first.toString(StandardCharsets.UTF_8)).contains("status: SUCCEEDED");
+        assertThat(onlyHelper(shared)).isEqualTo(helper);
+
+        // The shared helper rewritten by the same user: the project run uses that file, not a copy of
+        // its own, so it is refused as run is, and nothing of the project runs.
+        Path mark = tmp.resolve("the-fake-helper-ran");
+        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(helper, "#!/bin/sh\ntouch '" + mark + "'\n");
+        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("r-x------"));
+        ByteArrayOutputStream refused = new ByteArrayOutputStream();
+        ExitCode code = projectRun(state, project, refused);
+        String shown = refused.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(shown).isNotEqualTo(ExitCode.OK);
+        assertThat(shown).contains("SUPERVISOR_TAMPERED").doesNotContain("status: SUCCEEDED");
+        assertThat(mark).doesNotExist();
+        assertThat(entries(state.resolve("skillgate"))).containsExactly("supervisor");
     }
 
     @Test
