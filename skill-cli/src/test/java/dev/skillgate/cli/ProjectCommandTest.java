@@ -100,32 +100,9 @@ class ProjectCommandTest {
                 .contains("cleanup PROVEN (ECHILD)");
     }
 
-    @Test
-    void aNodeBinaryThatIsNotThePinnedDigestRunsNothingAndOnlyTheRightOneRuns() throws Exception {
-        String wrong = "sha256:" + "0".repeat(64);
-        assertThat(run(
-                        "yes\n",
-                        "project",
-                        "run",
-                        project.toString(),
-                        "--script",
-                        "test",
-                        "--node",
-                        NODE,
-                        "--node-sha256",
-                        wrong,
-                        "--data-dir",
-                        data.toString()))
-                .isEqualTo(3);
-        assertThat(err.toString(StandardCharsets.UTF_8))
-                .contains("RUNTIME_MISMATCH: the Node binary is not the one --node-sha256 pins; nothing ran");
-        assertThat(stdout()).doesNotContain("status:");
-
-        String right = "sha256:"
-                + java.util.HexFormat.of()
-                        .formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                                .digest(Files.readAllBytes(Path.of(NODE).toRealPath())));
-        int code = run(
+    /** {@code project run} of the fixture's test script, answered yes, with {@code --node-sha256 digest}. */
+    private int runPinned(String digest) {
+        return run(
                 "yes\n",
                 "project",
                 "run",
@@ -135,10 +112,23 @@ class ProjectCommandTest {
                 "--node",
                 NODE,
                 "--node-sha256",
-                right,
+                digest,
                 "--data-dir",
                 data.toString());
-        assertThat(code).as(stdout() + err).isZero();
+    }
+
+    @Test
+    void aNodeBinaryThatIsNotThePinnedDigestRunsNothingAndOnlyTheRightOneRuns() throws Exception {
+        assertThat(runPinned("sha256:" + "0".repeat(64))).isEqualTo(3);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("RUNTIME_MISMATCH: the Node binary is not the one --node-sha256 pins; nothing ran");
+        assertThat(stdout()).doesNotContain("status:");
+
+        String right = "sha256:"
+                + java.util.HexFormat.of()
+                        .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(Files.readAllBytes(Path.of(NODE).toRealPath())));
+        assertThat(runPinned(right)).as(stdout() + err).isZero();
         assertThat(stdout()).contains("status: SUCCEEDED");
     }
 

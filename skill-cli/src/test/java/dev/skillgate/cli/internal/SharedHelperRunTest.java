@@ -76,6 +76,18 @@ class SharedHelperRunTest {
         }
     }
 
+    /**
+     * What a same-user attacker does to the kept helper: rewrites it in place, name and mode kept,
+     * into a script that leaves {@code mark} if it is ever executed. Returns the new content.
+     */
+    private static String rewriteInPlace(Path helper, Path mark) throws Exception {
+        String fake = "#!/bin/sh\ntouch '" + mark + "'\n";
+        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(helper, fake);
+        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("r-x------"));
+        return fake;
+    }
+
     private static List<String> entries(Path dir) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(f -> f.getFileName().toString()).toList();
@@ -148,9 +160,7 @@ class SharedHelperRunTest {
         // The shared helper rewritten by the same user: the project run uses that file, not a copy of
         // its own, so it is refused as run is, and nothing of the project runs.
         Path mark = tmp.resolve("the-fake-helper-ran");
-        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("rwx------"));
-        Files.writeString(helper, "#!/bin/sh\ntouch '" + mark + "'\n");
-        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("r-x------"));
+        rewriteInPlace(helper, mark);
         ByteArrayOutputStream refused = new ByteArrayOutputStream();
         ExitCode code = projectRun(state, project, refused);
         String shown = refused.toString(StandardCharsets.UTF_8);
@@ -168,10 +178,7 @@ class SharedHelperRunTest {
         Path helper = onlyHelper(shared);
         // The attacker: the same user, rewriting the kept helper in place with a program that leaves a mark.
         Path mark = tmp.resolve("the-fake-helper-ran");
-        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("rwx------"));
-        String fake = "#!/bin/sh\ntouch '" + mark + "'\n";
-        Files.writeString(helper, fake);
-        Files.setPosixFilePermissions(helper, PosixFilePermissions.fromString("r-x------"));
+        String fake = rewriteInPlace(helper, mark);
 
         for (int attempt = 0; attempt < 2; attempt++) {
             Result refused = run(state);
