@@ -215,8 +215,10 @@ final class RunCommand implements Command, Cli.NeedsInput {
         }
         RunInGate inGate = null;
         try {
-            RunEvents events = new RunEvents(options.json ? err : out, dataDir);
-            try (TerminalApprovals answers = new TerminalApprovals(options.json ? err : out, in, options.approve)) {
+            // With --json the terminal's lines (receipt, approval request) go to standard error.
+            PrintStream talk = options.json ? err : out;
+            RunEvents events = new RunEvents(talk, dataDir);
+            try (TerminalApprovals answers = new TerminalApprovals(talk, in, options.approve)) {
                 SkillGate gate;
                 try {
                     gate = openGate(options, dataDir, answer, answers, events);

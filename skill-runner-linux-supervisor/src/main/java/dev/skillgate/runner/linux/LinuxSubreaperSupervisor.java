@@ -53,7 +53,6 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
     /** The name this supervisor reports. */
     public static final String NAME = "linux-subreaper";
 
-    private final Path dataDirectory;
     private final Path helperDirectory;
     private final LandlockPolicy landlock;
     private final ConfinementPolicy confinement;
@@ -64,10 +63,8 @@ public final class LinuxSubreaperSupervisor implements ProcessSupervisor, AutoCl
     private boolean closed;
 
     private LinuxSubreaperSupervisor(Builder b) {
-        this.dataDirectory = b.dataDirectory;
-        this.helperDirectory = b.helperDirectory != null
-                ? b.helperDirectory
-                : b.dataDirectory.toAbsolutePath().resolve(HelperInstaller.DIRECTORY);
+        this.helperDirectory =
+                b.helperDirectory != null ? b.helperDirectory : HelperInstaller.directoryBelow(b.dataDirectory);
         this.landlock = b.landlock;
         this.confinement = b.confinement;
         this.spareHelper = b.spareHelper;

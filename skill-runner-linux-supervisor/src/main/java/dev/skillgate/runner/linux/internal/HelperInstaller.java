@@ -31,7 +31,7 @@ import java.util.UUID;
  * verifies it. Layout: {@code <helper directory>/<platform>-<digest prefix>/skillgate-supervisor},
  * the helper directory {@code <data>/supervisor} unless the host names another one (decision 0891:
  * the CLI shares one between its temporary data directories); directories 0700, the binary 0500,
- * written to a temporary name, fsync'd and renamed. The helper directory's parent must be a
+ * written to a temporary name, fsync'd and hard-linked onto its name (never replacing one there). The helper directory's parent must be a
  * directory no other user could change (decision 0520), checked before anything is created there.
  * An existing binary is never overwritten and not re-read here: {@link HelperImage} verifies the
  * open file each time it starts it, and if its SHA-256 differs from the digest baked into the jar it
@@ -45,7 +45,7 @@ public final class HelperInstaller {
     public static final String BINARY = "skillgate-supervisor";
 
     /** The helper directory's name below a data directory, unless the host names another one. */
-    public static final String DIRECTORY = "supervisor";
+    static final String DIRECTORY = "supervisor";
 
     private static final String RESOURCE_ROOT = "/dev/skillgate/runner/linux/";
     private static final Set<PosixFilePermission> DIR_0700 = PosixFilePermissions.fromString("rwx------");
@@ -95,9 +95,14 @@ public final class HelperInstaller {
         return Optional.of("linux-" + arch);
     }
 
-    /** {@link #installInto} the data directory's own helper directory, {@code <data>/supervisor}. */
+    /** The data directory's own helper directory, {@code <data>/supervisor} (absolute). */
+    public static Path directoryBelow(Path dataDirectory) {
+        return dataDirectory.toAbsolutePath().resolve(DIRECTORY);
+    }
+
+    /** {@link #installInto} the data directory's own helper directory ({@link #directoryBelow}). */
     public static Installation install(Path dataDirectory) {
-        return installInto(dataDirectory.toAbsolutePath().resolve(DIRECTORY));
+        return installInto(directoryBelow(dataDirectory));
     }
 
     /**

@@ -121,7 +121,7 @@ public final class SupervisorCore {
             long maxSpares) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         return prepareIn(
-                dataDirectory.toAbsolutePath().resolve(HelperInstaller.DIRECTORY),
+                HelperInstaller.directoryBelow(dataDirectory),
                 policy,
                 confinementPolicy,
                 delegatedCgroup,

@@ -73,7 +73,17 @@ class HelperSwapAttackTest {
 
     @BeforeAll
     static void prepare() throws Exception {
-        core = SupervisorCore.prepare(data, Wire.POLICY_PREFER, HelperLauncher.direct());
+        // The helper in a host-named helper directory, the layout the CLI's temporary runs share
+        // (decision 0891): every other helper test uses <data>/supervisor, which goes through the same
+        // installer and the same HelperImage start.
+        core = SupervisorCore.prepareIn(
+                data.resolve("shared-helpers"),
+                Wire.POLICY_PREFER,
+                Wire.POLICY_PREFER,
+                java.util.Optional.empty(),
+                HelperLauncher.direct(),
+                false,
+                Long.MAX_VALUE);
         assertThat(core.capabilities().available()).isTrue();
         helper = core.installed().orElseThrow().binary();
         genuineCopy = work.resolve("genuine-copy");
